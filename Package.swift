@@ -1,0 +1,44 @@
+// swift-tools-version:6.2
+// Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
+// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby.
+// FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window comes later (FlybyWindow).
+import PackageDescription
+
+/// Settings shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    // Makes imports explicit per file, so a module's dependencies are the ones it names.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // Extra invariant checks in debug builds only (compiled out of release builds).
+    .define("FLYBY_INTERNAL_CHECKS", .when(configuration: .debug)),
+]
+
+let package = Package(
+    name: "Flyby",
+    products: [
+        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"]),
+        .executable(name: "flyby", targets: ["flyby"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "FlybyCore", swiftSettings: swiftSettings),
+        .target(name: "FlybyData", dependencies: ["FlybyCore"],
+                resources: [.copy("Resources")], swiftSettings: swiftSettings),
+        .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData"], swiftSettings: swiftSettings),
+        .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
+                swiftSettings: swiftSettings),
+        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),
+
+        .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
+                swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport"],
+                    swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,1 @@
+// Placeholder; filled in by the issues that build this module.
