@@ -1,0 +1,137 @@
+/// The animator behind `fly(to:)`: follows a `FlyToPath` over `duration` seconds of simulation
+/// time with a timing curve, and ends exactly on the (clamped) destination. Owner
+/// `cameraAnimationsManager`. Active only while running; stopping gives `.current`.
+public final class FlyToCameraAnimator: RunnableCameraAnimator {
+    public let id: Int
+    public let owner: AnimationOwner
+    public let animationType: AnimationType = .unspecified
+    public let path: FlyToPath
+    public let duration: Double
+    public let curve: AnimationCurve
+    weak var manager: CameraAnimationsManager?
+    var startTime = 0.0
+    var completions: [AnimationCompletion] = []
+    public private(set) var state: UIViewAnimatingState = .inactive
+    public private(set) var finalPosition: UIViewAnimatingPosition?
+
+    init(id: Int, owner: AnimationOwner, path: FlyToPath, duration: Double, curve: AnimationCurve, manager: CameraAnimationsManager) {
+        self.id = id; self.owner = owner; self.path = path
+        self.duration = max(0, duration); self.curve = curve; self.manager = manager
+    }
+
+    func start(completion: AnimationCompletion?) {
+        guard let m = manager, state == .inactive, finalPosition == nil else { return }
+        if let completion { completions.append(completion) }
+        startTime = m.now
+        state = .active
+        m.animatorStarted(self)
+    }
+
+    public var isRunning: Bool { state == .active }
+
+    public func stopAnimation() {
+        guard finalPosition == nil else { return }
+        let wasRunning = state == .active
+        state = .inactive
+        finalPosition = .current
+        if wasRunning { manager?.animatorCancelled(self, wasRunning: true) }
+        let pending = completions
+        completions = []
+        for c in pending { c(.current) }
+    }
+
+    public func addCompletion(_ completion: @escaping AnimationCompletion) {
+        if let p = finalPosition { manager?.enqueueLateCompletion { completion(p) } } else { completions.append(completion) }
+    }
+
+    func update(at now: Double) {
+        guard state == .active, let m = manager else { return }
+        let elapsed = now - startTime
+        let t = duration <= 0 ? 1 : (elapsed >= duration - timeEpsilon ? 1 : elapsed / duration)
+        if t < 1 {
+            let c = path.camera(at: curve.value(at: t))
+            m.map.setCamera(to: CameraOptions(center: c.center, padding: c.padding, zoom: c.zoom, bearing: c.bearing, pitch: c.pitch))
+            return
+        }
+        let c = path.target
+        m.map.setCamera(to: CameraOptions(center: c.center, padding: c.padding, zoom: c.zoom, bearing: c.bearing, pitch: c.pitch))
+        state = .inactive
+        finalPosition = .end
+        m.animatorFinished(self, position: .end)
+        let pending = completions
+        completions = []
+        m.enqueueCompletion { for c in pending { c(.end) } }
+    }
+}
+
+/// Pan deceleration after a fling (Mapbox's `GestureDecelerationCameraAnimator`): each tick the
+/// map is dragged by velocity · dt from the same start point, then the velocity decays by
+/// `decelerationFactor` per millisecond (0.998 = `UIScrollView.DecelerationRate.normal`). It ends
+/// with `.end` once both velocity components are below 35 pt/s. Owner `cameraAnimationsManager`,
+/// type `deceleration`.
+public final class GestureDecelerationCameraAnimator: RunnableCameraAnimator {
+    /// Speed (points per second) under which the motion stops, per component.
+    public static let stopSpeed = 35.0
+    public let id: Int
+    public let owner: AnimationOwner
+    public let animationType: AnimationType = .deceleration
+    public private(set) var velocity: ScreenPoint
+    let location: ScreenPoint
+    let decelerationFactor: Double
+    let locationChangeHandler: (_ from: ScreenPoint, _ to: ScreenPoint) -> Void
+    weak var manager: CameraAnimationsManager?
+    var lastTime = 0.0
+    var completions: [AnimationCompletion] = []
+    public private(set) var state: UIViewAnimatingState = .inactive
+    public private(set) var finalPosition: UIViewAnimatingPosition?
+
+    init(id: Int, owner: AnimationOwner, location: ScreenPoint, velocity: ScreenPoint, decelerationFactor: Double,
+         manager: CameraAnimationsManager, locationChangeHandler: @escaping (ScreenPoint, ScreenPoint) -> Void) {
+        self.id = id; self.owner = owner; self.location = location; self.velocity = velocity
+        self.decelerationFactor = decelerationFactor; self.manager = manager
+        self.locationChangeHandler = locationChangeHandler
+    }
+
+    func start(completion: AnimationCompletion?) {
+        guard let m = manager, state == .inactive, finalPosition == nil else { return }
+        if let completion { completions.append(completion) }
+        lastTime = m.now
+        state = .active
+        m.animatorStarted(self)
+    }
+
+    public func stopAnimation() {
+        guard finalPosition == nil else { return }
+        let wasRunning = state == .active
+        state = .inactive
+        finalPosition = .current
+        if wasRunning { manager?.animatorCancelled(self, wasRunning: true) }
+        let pending = completions
+        completions = []
+        for c in pending { c(.current) }
+    }
+
+    func update(at now: Double) {
+        guard state == .active, let m = manager else { return }
+        let dt = max(0, now - lastTime)
+        lastTime = now
+        if abs(velocity.x) < Self.stopSpeed && abs(velocity.y) < Self.stopSpeed {
+            state = .inactive
+            finalPosition = .end
+            m.animatorFinished(self, position: .end)
+            let pending = completions
+            completions = []
+            m.enqueueCompletion { for c in pending { c(.end) } }
+            return
+        }
+        locationChangeHandler(location, ScreenPoint(x: location.x + velocity.x * dt, y: location.y + velocity.y * dt))
+        let decay = pow(decelerationFactor, dt * 1000)
+        velocity = ScreenPoint(x: velocity.x * decay, y: velocity.y * decay)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension CameraBounds {
+    /// The camera moved and zoomed as little as needed to respect these bounds on a viewport of
+    /// `size` points: zoom and pitch clamped to their ranges, then the visible area kept inside
+    /// `bounds` (GL JS `defaultConstrain`, docs/maplibre-camera-algorithms.md §3): when the allowed
+    /// span is smaller than the screen the camera zooms in until it fits; otherwise the centre is
+    /// clamped so the screen's edges stay inside. Like GL JS this works on the flat, unrotated
+    /// viewport (pitch, bearing and padding are ignored). Longitude comes back wrapped to
+    /// [−180, 180) and bearing to [0, 360).
+    public func constrain(_ state: CameraState, size: ScreenSize) -> CameraState {
+        var s = state
+        s.pitch = min(max(s.pitch, minPitch), maxPitch)
+        s.zoom = min(max(s.zoom, minZoom), maxZoom)
+        s.bearing = wrapBearing(s.bearing)
+        let north = min(bounds.northeast.latitude, WebMercator.maxLatitude)
+        let south = max(bounds.southwest.latitude, -WebMercator.maxLatitude)
+        let constrainX = !bounds.spansAllLongitudes
+        let unitMinY = WebMercator.unitY(latitude: north), unitMaxY = WebMercator.unitY(latitude: south)
+        var west = bounds.southwest.longitude, east = bounds.northeast.longitude
+        if east < west { east += 360 }
+        let unitMinX = WebMercator.unitX(longitude: west), unitMaxX = WebMercator.unitX(longitude: east)
+
+        var ws = WebMercator.worldSize(zoom: s.zoom)
+        var scale = 1.0
+        if (unitMaxY - unitMinY) * ws < size.height { scale = max(scale, size.height / ((unitMaxY - unitMinY) * ws)) }
+        if constrainX && (unitMaxX - unitMinX) * ws < size.width { scale = max(scale, size.width / ((unitMaxX - unitMinX) * ws)) }
+        if scale > 1 {
+            s.zoom += log2(scale)
+            ws = WebMercator.worldSize(zoom: s.zoom)
+        }
+        var y = WebMercator.unitY(latitude: s.center.latitude) * ws
+        let minY = unitMinY * ws, maxY = unitMaxY * ws
+        if maxY - minY <= size.height * (1 + 1e-12) { y = (minY + maxY) / 2 } else {
+            y = min(max(y, minY + size.height / 2), maxY - size.height / 2)
+        }
+        var lng = s.center.longitude
+        if constrainX {
+            // Take the world copy of the centre nearest the allowed range, then clamp.
+            let mid = (west + east) / 2
+            while lng - mid > 180 { lng -= 360 }
+            while lng - mid < -180 { lng += 360 }
+            var x = WebMercator.unitX(longitude: lng) * ws
+            let minX = unitMinX * ws, maxX = unitMaxX * ws
+            if maxX - minX <= size.width * (1 + 1e-12) { x = (minX + maxX) / 2 } else {
+                x = min(max(x, minX + size.width / 2), maxX - size.width / 2)
+            }
+            lng = WebMercator.longitude(unitX: x / ws)
+        }
+        let lat = WebMercator.latitude(unitY: y / ws)
+        s.center = LocationCoordinate2D(latitude: lat, longitude: wrapLongitude(lng))
+        return s
+    }
+}

@@ -1,0 +1,137 @@
+/// The map's camera model: size, camera state and bounds, with the operations of Mapbox's
+/// `MapboxMap` (`setCamera(to:)`, `cameraState`, `cameraBounds`, `camera(for:)`, `point(for:)`,
+/// `coordinate(for:)`, `dragCameraOptions(from:to:)`). A simulation holds one, as
+/// `simulation.mapboxMap`, so guide code such as `mapView.mapboxMap.setCamera(to:)` reads the same.
+///
+/// Every camera change goes through `setCamera(to:)`, which refuses non-finite values, applies the
+/// anchor, clamps to the camera bounds and sends `onCameraChanged` when the camera moved.
+public final class FlybyMap {
+    public private(set) var size: ScreenSize
+    public private(set) var cameraState: CameraState
+    public private(set) var cameraBounds: CameraBounds
+    /// Sent synchronously after each camera change, with the new state.
+    public let onCameraChanged = Signal<CameraState>()
+    /// How many `setCamera` calls changed the camera.
+    public private(set) var cameraChangeCount = 0
+    /// How many camera updates were refused because a value was NaN or infinite.
+    public private(set) var refusedCameraChangeCount = 0
+    /// Reference counts of running animations and gestures (Mapbox's begin/endAnimation); the
+    /// map is idle only when both are zero.
+    public private(set) var animationCount = 0
+    public private(set) var gestureCount = 0
+
+    /// - Precondition: `size` has a positive, finite width and height; `camera` is finite.
+    public init(size: ScreenSize, camera: CameraState, bounds: CameraBounds = .default) {
+        precondition(size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite, "map size must be positive")
+        self.size = size
+        self.cameraBounds = bounds
+        self.cameraState = bounds.constrain(camera, size: size)
+    }
+
+    /// The current projection.
+    public var transform: MapTransform { MapTransform(size: size, state: cameraState) }
+
+    /// The middle of the padded rectangle, the default anchor of animations.
+    public var anchor: ScreenPoint { transform.principalPoint }
+
+    /// Changes the camera. Nil fields are left alone; a non-nil `anchor` (without a `center`) keeps
+    /// the ground point under it fixed while zoom, bearing, pitch and padding change. The result is
+    /// clamped to `cameraBounds`. Does not cancel animations (Mapbox semantics).
+    ///
+    /// A NaN or infinite value refuses the whole update (the camera stays as it is) and counts in
+    /// `refusedCameraChangeCount`; use `validate(_:)` first to get an error instead.
+    public func setCamera(to options: CameraOptions) {
+        if options.firstNonFiniteField != nil { refusedCameraChangeCount += 1; return }
+        var s = cameraState
+        if let p = options.padding { s.padding = p }
+        if let z = options.zoom { s.zoom = z }
+        if let b = options.bearing { s.bearing = b }
+        if let p = options.pitch { s.pitch = p }
+        if let c = options.center {
+            s.center = c
+        } else if let a = options.anchor, s != cameraState {
+            let pinned = transform.coordinate(for: a)
+            s.zoom = min(max(s.zoom, cameraBounds.minZoom), cameraBounds.maxZoom)
+            s.pitch = min(max(s.pitch, cameraBounds.minPitch), cameraBounds.maxPitch)
+            s.center = MapTransform(size: size, state: s).center(placing: pinned, at: a)
+        }
+        let constrained = cameraBounds.constrain(s, size: size)
+        if constrained != cameraState {
+            cameraState = constrained
+            cameraChangeCount += 1
+            onCameraChanged.send(constrained)
+        }
+    }
+
+    /// Throws when a camera value is NaN or infinite.
+    public static func validate(_ options: CameraOptions) throws(NonFiniteCameraError) {
+        if let f = options.firstNonFiniteField { throw NonFiniteCameraError(field: f) }
+    }
+
+    /// Updates the camera bounds and re-clamps the camera. Throws for invalid bounds.
+    public func setCameraBounds(with options: CameraBoundsOptions) throws(CameraBoundsError) {
+        cameraBounds = try cameraBounds.updated(with: options)
+        reclamp()
+    }
+
+    /// Resizes the map (the window was resized); the camera is re-clamped.
+    /// - Precondition: positive, finite size.
+    public func setSize(_ newSize: ScreenSize) {
+        precondition(newSize.width > 0 && newSize.height > 0 && newSize.width.isFinite && newSize.height.isFinite, "map size must be positive")
+        size = newSize
+        reclamp()
+    }
+
+    private func reclamp() {
+        let c = cameraBounds.constrain(cameraState, size: size)
+        if c != cameraState { cameraState = c; cameraChangeCount += 1; onCameraChanged.send(c) }
+    }
+
+    public func beginAnimation() { animationCount += 1 }
+    public func endAnimation() { animationCount = max(0, animationCount - 1) }
+    public func beginGesture() { gestureCount += 1 }
+    public func endGesture() { gestureCount = max(0, gestureCount - 1) }
+    /// True while an animation or gesture is in progress.
+    public var isAnimationInProgress: Bool { animationCount > 0 }
+    public var isGestureInProgress: Bool { gestureCount > 0 }
+
+    // MARK: Projection helpers (Mapbox names)
+
+    /// The screen point of a coordinate, or nil when it is beyond the horizon.
+    public func point(for coordinate: LocationCoordinate2D) -> ScreenPoint? { transform.point(for: coordinate) }
+
+    /// The coordinate under a screen point (clamped below the horizon).
+    public func coordinate(for point: ScreenPoint) -> LocationCoordinate2D {
+        var c = transform.coordinate(for: point)
+        c.longitude = wrapLongitude(c.longitude)
+        return c
+    }
+
+    /// The camera change that drags the ground point under `from` to `to`.
+    public func dragCameraOptions(from: ScreenPoint, to: ScreenPoint) -> CameraOptions {
+        transform.dragCameraOptions(from: from, to: to)
+    }
+
+    /// The camera that fits `coordinates` (see `CameraFit.camera(for:)`); throws when there is
+    /// nothing to fit or the padding leaves no room.
+    public func camera(for coordinates: [LocationCoordinate2D], camera: CameraOptions = CameraOptions(),
+                       coordinatesPadding: EdgeInsets? = nil, maxZoom: Double? = nil, offset: ScreenPoint? = nil) throws(CameraFitError) -> CameraOptions {
+        guard let c = CameraFit.camera(for: coordinates, size: size, camera: camera, coordinatesPadding: coordinatesPadding ?? .zero,
+                                       maxZoom: maxZoom, offset: offset ?? .zero) else {
+            throw CameraFitError(description: "cannot fit \(coordinates.count) coordinates in a \(size) view with that padding")
+        }
+        return c
+    }
+
+    /// The camera that fits a geometry (all its coordinates).
+    public func camera(for geometry: Geometry, padding: EdgeInsets? = nil, bearing: Double? = nil, pitch: Double? = nil,
+                       maxZoom: Double? = nil, offset: ScreenPoint? = nil) throws(CameraFitError) -> CameraOptions {
+        try camera(for: geometry.allCoordinates, camera: CameraOptions(bearing: bearing, pitch: pitch),
+                   coordinatesPadding: padding, maxZoom: maxZoom, offset: offset)
+    }
+}
+
+/// `camera(for:)` could not fit (no coordinates, non-finite values, padding larger than the view).
+public struct CameraFitError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
