@@ -33,25 +33,30 @@ extension CameraBounds {
             s.zoom += log2(scale)
             ws = WebMercator.worldSize(zoom: s.zoom)
         }
-        var y = WebMercator.unitY(latitude: s.center.latitude) * ws
+        // Coordinates are only recomputed when clamped, so an unconstrained camera keeps its exact
+        // values (a Mercator round trip would change the last digits).
+        let y0 = WebMercator.unitY(latitude: s.center.latitude) * ws
+        var y = y0
         let minY = unitMinY * ws, maxY = unitMaxY * ws
         if maxY - minY <= size.height * (1 + 1e-12) { y = (minY + maxY) / 2 } else {
             y = min(max(y, minY + size.height / 2), maxY - size.height / 2)
         }
         var lng = s.center.longitude
+        let lng0 = lng
         if constrainX {
             // Take the world copy of the centre nearest the allowed range, then clamp.
             let mid = (west + east) / 2
             while lng - mid > 180 { lng -= 360 }
             while lng - mid < -180 { lng += 360 }
-            var x = WebMercator.unitX(longitude: lng) * ws
+            let x0 = WebMercator.unitX(longitude: lng) * ws
+            var x = x0
             let minX = unitMinX * ws, maxX = unitMaxX * ws
             if maxX - minX <= size.width * (1 + 1e-12) { x = (minX + maxX) / 2 } else {
                 x = min(max(x, minX + size.width / 2), maxX - size.width / 2)
             }
-            lng = WebMercator.longitude(unitX: x / ws)
+            if x != x0 { lng = WebMercator.longitude(unitX: x / ws) } else { lng = lng0 }
         }
-        let lat = WebMercator.latitude(unitY: y / ws)
+        let lat = y == y0 ? s.center.latitude : WebMercator.latitude(unitY: y / ws)
         s.center = LocationCoordinate2D(latitude: lat, longitude: wrapLongitude(lng))
         return s
     }

@@ -1,0 +1,199 @@
+import FlybyCore
+import FlybyData
+import FlybyFlight
+import Foundation
+
+/// A failure the command line reports as `flyby: error: …` with an exit code (CONTRACTS.md §1).
+public struct CommandError: Error, CustomStringConvertible {
+    public var message: String
+    /// 1 check failed, 2 bad usage or input, 3 missing program or device.
+    public var exitCode: Int32
+    public init(_ message: String, exitCode: Int32 = 2) { self.message = message; self.exitCode = exitCode }
+    public var description: String { message }
+}
+
+/// Where a command writes: real stdout/stderr, or buffers in tests.
+public final class CommandOutput {
+    public private(set) var stdoutBytes: [UInt8] = []
+    public private(set) var stderrText = ""
+    let captures: Bool
+
+    /// - Parameter captures: true to keep output in memory (tests), false to write to the terminal.
+    public init(captures: Bool) { self.captures = captures }
+
+    public func write(_ bytes: [UInt8]) {
+        if captures { stdoutBytes.append(contentsOf: bytes); return }
+        bytes.withUnsafeBufferPointer { p in
+            var off = 0
+            while off < p.count {
+                let n = Foundation.write(1, p.baseAddress! + off, p.count - off)
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+
+    public func print(_ text: String) { write(Array((text + "\n").utf8)) }
+
+    public func error(_ text: String) {
+        if captures { stderrText += text + "\n"; return }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// stdout as text (tests).
+    public var stdoutText: String { String(decoding: stdoutBytes, as: UTF8.self) }
+}
+
+/// The `flyby` command (CONTRACTS.md §1). All logic is here so tests can run commands in-process.
+public enum FlybyCommandLine {
+    public static let version = "0.1.0"
+
+    /// Runs `flyby` with `arguments` (without the program name) writing to the real terminal.
+    public static func main(arguments: [String]) -> Int32 {
+        run(arguments: arguments, output: CommandOutput(captures: false))
+    }
+
+    /// Runs a command; returns the exit code. Errors are printed as one `flyby: error:` line.
+    public static func run(arguments: [String], output: CommandOutput) -> Int32 {
+        do {
+            try dispatch(arguments, output)
+            return 0
+        } catch let e as CommandError {
+            output.error("flyby: error: \(e.message)")
+            return e.exitCode
+        } catch let e as InputError {
+            output.error("flyby: error: \(e.description)")
+            return 2
+        } catch {
+            output.error("flyby: error: \(error)")
+            return 2
+        }
+    }
+
+    static let commands: [(name: String, summary: String)] = [
+        ("window", "the interactive map window (not yet in this build)"),
+        ("trace", "run a flight script without rendering and write its camera trace"),
+        ("play", "render every frame of a flight or trace to PNG, Y4M, MP4 (not yet in this build)"),
+        ("snapshot", "render one frame to a PNG (not yet in this build)"),
+        ("diff", "compare two traces within a tolerance"),
+        ("plot", "chart a trace (not yet in this build)"),
+        ("bench", "print benchmark figures (bench sim)"),
+        ("help", "show help for a command"),
+    ]
+
+    static func dispatch(_ args: [String], _ out: CommandOutput) throws {
+        guard let first = args.first else {
+            out.error("""
+            flyby: the interactive window is not available in this build yet.
+            Try: flyby trace Traces/flights/world-tour.flight.json   (see flyby help)
+            """)
+            throw CommandError("no display window in this build; use 'flyby trace' (see 'flyby help')", exitCode: 2)
+        }
+        let rest = Array(args.dropFirst())
+        switch first {
+        case "--help", "-h": out.print(usage())
+        case "--version": out.print("flyby \(version)")
+        case "help":
+            if let c = rest.first { out.print(try help(for: c)) } else { out.print(usage()) }
+        case "trace": try TraceCommand.run(rest, out)
+        case "diff": try DiffCommand.run(rest, out)
+        case "bench": try BenchCommand.run(rest, out)
+        case "window", "play", "snapshot", "plot":
+            if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
+            throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
+        default:
+            if first.hasPrefix("-") { throw CommandError("unknown option '\(first)' (see 'flyby help')") }
+            throw CommandError("unknown command '\(first)' (see 'flyby help')")
+        }
+    }
+
+    static func usage() -> String {
+        var s = """
+        flyby \(version) — camera animation and viewport simulation for maps
+
+        usage: flyby <command> [options]
+
+        commands:
+
+        """
+        for c in commands { s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        s += """
+
+        'flyby help <command>' shows a command's options. Exit codes: 0 success, 1 a check failed,
+        2 bad usage or input, 3 a missing program or device.
+        """
+        return s
+    }
+
+    static func help(for command: String) throws -> String {
+        switch command {
+        case "trace": return TraceCommand.help
+        case "diff": return DiffCommand.help
+        case "bench": return BenchCommand.help
+        case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
+        case "play": return "usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]\n(not yet in this build)"
+        case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
+        case "plot": return "usage: flyby plot TRACE --out FILE.(png|svg)\n(not yet in this build)"
+        case "help": return "usage: flyby help [COMMAND]"
+        default: throw CommandError("unknown command '\(command)' (see 'flyby help')")
+        }
+    }
+}
+
+/// Parsed options of one command: positional arguments and `--name value` / `--name=value` pairs.
+struct Options {
+    var positional: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// - Parameters: `valued` options take a value; `flags` take none. Anything else is an error.
+    init(_ args: [String], command: String, valued: Set<String>, flags allowedFlags: Set<String> = []) throws {
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a.hasPrefix("--") && a.count > 2 {
+                var name = String(a.dropFirst(2)), value: String?
+                if let eq = name.firstIndex(of: "=") { value = String(name[name.index(after: eq)...]); name = String(name[..<eq]) }
+                if valued.contains(name) {
+                    if value == nil {
+                        i += 1
+                        guard i < args.count else { throw CommandError("option '--\(name)' needs a value (see 'flyby help \(command)')") }
+                        value = args[i]
+                    }
+                    values[name] = value
+                } else if allowedFlags.contains(name) && value == nil {
+                    flags.insert(name)
+                } else {
+                    throw CommandError("unknown option '--\(name)' for '\(command)' (see 'flyby help \(command)')")
+                }
+            } else if a.hasPrefix("-") && a.count > 1 && Double(a) == nil {
+                throw CommandError("unknown option '\(a)' for '\(command)' (see 'flyby help \(command)')")
+            } else {
+                positional.append(a)
+            }
+            i += 1
+        }
+    }
+}
+
+/// Reads a whole file, or throws an `InputError` naming it.
+func readFile(_ path: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw InputError(file: path, message: "is a folder, not a file")
+        }
+        throw InputError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+    }
+    return [UInt8](data)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder renamed on success, so a
+/// failure never leaves a half-written file under the final name.
+func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws {
+    do {
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw CommandError("cannot write '\(path)': \(error.localizedDescription)")
+    }
+}

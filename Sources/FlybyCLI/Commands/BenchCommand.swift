@@ -1,0 +1,124 @@
+import FlybyCore
+import FlybyData
+import FlybyFlight
+import Foundation
+
+/// `flyby bench sim` (and, later, `bench render`).
+enum BenchCommand {
+    static let help = """
+    usage: flyby bench sim
+           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N]   (not yet in this build)
+
+    Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
+    'swift build -c release' first: debug builds are many times slower.
+      sim.fly_sample_ns           one evaluation of a fly path (zoom, centre, bearing, pitch, padding)
+      sim.tick_10k_animators_us   one tick with 10,000 running animators
+      sim.frames_per_s            ticks per second of a 60-second flight with its trace written to /dev/null
+    """
+
+    static func run(_ args: [String], _ out: CommandOutput) throws {
+        guard let what = args.first else { throw CommandError("'bench' needs a suite: sim (see 'flyby help bench')") }
+        switch what {
+        case "sim":
+            _ = try Options(Array(args.dropFirst()), command: "bench", valued: [])
+            for (name, value) in SimBench.run() { out.print("\(name): \(value)") }
+        case "render":
+            throw CommandError("'bench render' is not yet available in this build (see 'flyby help bench')")
+        default:
+            throw CommandError("unknown benchmark suite '\(what)' (known: sim)")
+        }
+    }
+}
+
+/// The simulation benchmarks.
+enum SimBench {
+    static func seconds() -> Double { WallClock.monotonicSeconds() }
+
+    static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    static func format(_ v: Double) -> String { String(format: "%.3f", v) }
+
+    static func run() -> [(String, String)] {
+        [("sim.fly_sample_ns", format(flySample())),
+         ("sim.tick_10k_animators_us", format(tick10k())),
+         ("sim.frames_per_s", String(format: "%.0f", framesPerSecond()))]
+    }
+
+    /// Nanoseconds per `FlyToPath.camera(at:)`, median of 9 runs of 200,000 samples.
+    static func flySample() -> Double {
+        let path = FlyToPath(start: CameraState(center: .init(latitude: 37.7749, longitude: -122.4194), zoom: 10),
+                             target: CameraState(center: .init(latitude: 40.7484, longitude: -73.9857), padding: .zero, zoom: 12, bearing: 30, pitch: 40),
+                             size: ScreenSize(width: 1280, height: 720))
+        var runs: [Double] = []
+        var sink = 0.0
+        let n = 200_000
+        for _ in 0..<9 {
+            let t0 = seconds()
+            for i in 0..<n {
+                let c = path.camera(at: Double(i) / Double(n))
+                sink += c.zoom + c.center.latitude
+            }
+            runs.append((seconds() - t0) / Double(n) * 1e9)
+        }
+        if sink == 42 { print("") }  // keeps the work alive
+        return median(runs)
+    }
+
+    /// Microseconds for one tick with 10,000 running animators, median of 31 ticks.
+    static func tick10k() -> Double {
+        let clock = ManualClock(fps: 60)
+        let sim = MapSimulation(size: ScreenSize(width: 1280, height: 720),
+                                camera: CameraState(center: .init(latitude: 60.17, longitude: 24.94), zoom: 10), clock: clock)
+        var animators: [BasicCameraAnimator] = []
+        for i in 0..<10_000 {
+            let a = sim.camera.makeAnimator(duration: 1000, curve: .easeInOut) { t in
+                switch i % 4 {
+                case 0: t.zoom.toValue = 12
+                case 1: t.bearing.toValue = 90
+                case 2: t.pitch.toValue = 45
+                default: t.center.toValue = .init(latitude: 60.2, longitude: 25)
+                }
+            }
+            a.startAnimation()
+            animators.append(a)
+        }
+        var runs: [Double] = []
+        for _ in 0..<31 {
+            let t0 = seconds()
+            sim.tick()
+            runs.append((seconds() - t0) * 1e6)
+        }
+        return median(runs)
+    }
+
+    /// Ticks per second of a 60-second flight, trace lines formatted and written to /dev/null.
+    static func framesPerSecond() -> Double {
+        let script = FlightScript(file: "bench", steps: [
+            .fly(to: CameraOptions(center: .init(latitude: 40.7, longitude: -74), zoom: 11), duration: 20, curve: .easeInOut, maxDuration: nil, minZoom: nil),
+            .ease(to: CameraOptions(zoom: 14, bearing: 90, pitch: 50), duration: 20, curve: .easeOut),
+            .fly(to: CameraOptions(center: .init(latitude: 60.17, longitude: 24.94), zoom: 12, bearing: 0, pitch: 0), duration: 20, curve: .linear,
+                 maxDuration: nil, minZoom: nil),
+        ])
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        var runs: [Double] = []
+        for _ in 0..<5 {
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 20)
+            var frames = 0
+            let t0 = seconds()
+            let runner = FlightRunner(script: script, startCamera: BuiltInStyles.defaultCamera(for: "world"))
+            try? runner.run { r in
+                TraceWriter.appendFrame(r, to: &buffer)
+                frames += 1
+                if buffer.count > 1 << 19 { _ = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }; buffer.removeAll(keepingCapacity: true) }
+            }
+            _ = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            runs.append(Double(frames) / (seconds() - t0))
+        }
+        return median(runs)
+    }
+}

@@ -1,0 +1,202 @@
+import FlybyCore
+
+/// One tick of a flight as written to a trace.
+public struct FrameRecord: Sendable, Equatable {
+    public var frame: Int
+    public var t: Double
+    public var camera: CameraState
+    public var viewport: String
+    /// `[lng, lat, bearing]` of the puck when a location track is active.
+    public var puck: [Double]?
+    public var events: [String]
+
+    public init(frame: Int, t: Double, camera: CameraState, viewport: String = "idle", puck: [Double]? = nil, events: [String] = []) {
+        self.frame = frame; self.t = t; self.camera = camera; self.viewport = viewport; self.puck = puck; self.events = events
+    }
+}
+
+/// The flight did not finish within the frame limit (a runaway script).
+public struct FlightLimitError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var frames: Int
+    public var description: String { "\(file): the flight did not finish within \(frames) frames" }
+}
+
+/// Runs a flight script on a `MapSimulation` with a manual clock: frame 0 is the state after the
+/// steps that start at t = 0 were started (before any progress); then one record per tick until
+/// the tick in which the last step completes.
+public final class FlightRunner {
+    /// At most this many frames (a day at 60 fps plus margin); protects against runaway scripts.
+    public static let defaultFrameLimit = 6_000_000
+
+    public let script: FlightScript
+    public let simulation: MapSimulation
+    public let clock: ManualClock
+    private var queue: [FlightStep]
+    private var queueIndex = 0
+    private var current: ActiveStep?
+    private var namedAnimators: [String: BasicCameraAnimator] = [:]
+    public private(set) var isFinished = false
+
+    /// - Parameter startCamera: the camera before the script's own `camera` fields are applied
+    ///   (the style's default camera).
+    public init(script: FlightScript, startCamera: CameraState) {
+        self.script = script
+        clock = ManualClock(fps: script.fps)
+        var start = startCamera
+        let c = script.camera
+        if let v = c.center { start.center = v }
+        if let v = c.zoom { start.zoom = v }
+        if let v = c.bearing { start.bearing = v }
+        if let v = c.pitch { start.pitch = v }
+        if let v = c.padding { start.padding = v }
+        simulation = MapSimulation(size: script.size, camera: start, bounds: script.bounds, clock: clock)
+        queue = script.steps
+    }
+
+    /// The current frame's record (events since the previous record).
+    public func record() -> FrameRecord {
+        FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState, events: simulation.takeEvents())
+    }
+
+    /// Starts the steps due at t = 0 and returns frame 0.
+    public func start() -> FrameRecord {
+        advanceSteps(at: clock.now)
+        return record()
+    }
+
+    /// Ticks once and returns the new frame.
+    public func step() -> FrameRecord {
+        simulation.tick()
+        advanceSteps(at: clock.now)
+        return record()
+    }
+
+    /// Runs the whole flight, handing each frame to `sink`.
+    public func run(frameLimit: Int = FlightRunner.defaultFrameLimit, _ sink: (FrameRecord) throws -> Void) throws {
+        try sink(start())
+        while !isFinished {
+            if clock.frame >= frameLimit { throw FlightLimitError(file: script.file, frames: frameLimit) }
+            try sink(step())
+        }
+    }
+
+    /// Starts steps until one is still running (or none is left).
+    private func advanceSteps(at now: Double) {
+        while true {
+            if let c = current {
+                if c.poll(now) { current = nil } else { return }
+            }
+            guard queueIndex < queue.count else { isFinished = true; return }
+            let s = makeActive(queue[queueIndex])
+            queueIndex += 1
+            s.start(now)
+            current = s
+        }
+    }
+
+    func makeActive(_ step: FlightStep) -> ActiveStep {
+        ActiveStep(step: step, runner: self)
+    }
+
+    // MARK: Step execution
+
+    final class ActiveStep {
+        let step: FlightStep
+        unowned let runner: FlightRunner
+        var done = false
+        var startTime = 0.0
+        var children: [(at: Double, active: ActiveStep?, step: FlightStep)] = []
+
+        init(step: FlightStep, runner: FlightRunner) { self.step = step; self.runner = runner }
+
+        func start(_ now: Double) {
+            startTime = now
+            let sim = runner.simulation
+            switch step {
+            case .set(let camera):
+                sim.mapboxMap.setCamera(to: camera)
+                done = true
+            case .wait(let seconds):
+                done = seconds <= 0
+            case .ease(let to, let duration, let curve):
+                sim.camera.ease(to: to, duration: duration, curve: curve) { [weak self] _ in self?.done = true }
+            case .fly(let to, let duration, let curve, let maxDuration, let minZoom):
+                sim.camera.fly(to: to, duration: duration, curve: curve, maxDuration: maxDuration, minZoom: minZoom) { [weak self] _ in
+                    self?.done = true
+                }
+            case .animate(let a):
+                let animator = sim.camera.makeAnimator(duration: a.duration, curve: a.curve, animationOwner: a.owner) { t in
+                    if let v = a.from.center { t.center.fromValue = v }
+                    if let v = a.from.zoom { t.zoom.fromValue = v }
+                    if let v = a.from.bearing { t.bearing.fromValue = v }
+                    if let v = a.from.pitch { t.pitch.fromValue = v }
+                    if let v = a.from.padding { t.padding.fromValue = v }
+                    if let v = a.from.anchor { t.anchor.fromValue = v }
+                    if let v = a.to.center { t.center.toValue = v }
+                    if let v = a.to.zoom { t.zoom.toValue = v }
+                    if let v = a.to.bearing { t.bearing.toValue = v }
+                    if let v = a.to.pitch { t.pitch.toValue = v }
+                    if let v = a.to.padding { t.padding.toValue = v }
+                    if let v = a.to.anchor { t.anchor.toValue = v }
+                    t.shouldOptimizeBearingPath = a.shortestBearing
+                }
+                animator.isReversed = a.reversed
+                animator.addCompletion { [weak self] _ in self?.done = true }
+                if let id = a.id { runner.namedAnimators[id] = animator }
+                animator.startAnimation(afterDelay: a.delay)
+            case .parallel(let items):
+                children = items.map { ($0.at, nil, $0.step) }
+                done = pollChildren(now)
+            case .cancel(let owners):
+                if let owners { sim.camera.cancelAnimations(withOwners: owners) } else { sim.camera.cancelAnimations() }
+                done = true
+            case .control(let id, let action):
+                if let a = runner.namedAnimators[id] {
+                    switch action {
+                    case .pause: a.pauseAnimation()
+                    case .resume: a.startAnimation()
+                    case .reverse: a.isReversed.toggle()
+                    case .scrub(let f): a.fractionComplete = f
+                    case .stop: a.stopAnimation()
+                    }
+                } else {
+                    sim.record(event: "control: no animator named \(id)")
+                }
+                done = true
+            }
+        }
+
+        /// True once the step has completed (or was cancelled).
+        func poll(_ now: Double) -> Bool {
+            if done { return true }
+            switch step {
+            case .wait(let seconds):
+                done = now - startTime >= seconds - 1e-9
+            case .parallel:
+                done = pollChildren(now)
+            default:
+                break
+            }
+            return done
+        }
+
+        private func pollChildren(_ now: Double) -> Bool {
+            var allDone = true
+            for i in children.indices {
+                if children[i].active == nil {
+                    if now - startTime >= children[i].at - 1e-9 {
+                        let child = ActiveStep(step: children[i].step, runner: runner)
+                        children[i].active = child
+                        child.start(now)
+                    } else {
+                        allDone = false
+                        continue
+                    }
+                }
+                if !children[i].active!.poll(now) { allDone = false }
+            }
+            return allDone
+        }
+    }
+}

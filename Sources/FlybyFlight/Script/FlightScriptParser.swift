@@ -1,0 +1,218 @@
+import FlybyCore
+import FlybyData
+
+/// Reads flight scripts (CONTRACTS.md §2) strictly: unknown steps and fields, wrong types,
+/// non-finite or out-of-range numbers and negative durations are `InputError`s that name the file,
+/// the line and column, and the JSON path (`steps[3].fly.to.zoom`).
+public enum FlightScriptParser {
+    /// Longest duration or wait accepted, seconds (one day).
+    public static let maxDuration = 86_400.0
+    /// Largest frame side accepted, points.
+    public static let maxSide = 16_384
+
+    /// Parses a script from its bytes; `file` names it in errors.
+    public static func parse(bytes: [UInt8], file: String) throws(InputError) -> FlightScript {
+        let doc = try JSONDocument(file: file, bytes: bytes)
+        return try parse(doc.cursor, file: file)
+    }
+
+    static func parse(_ root: JSONCursor, file: String) throws(InputError) -> FlightScript {
+        guard root.isObject else { throw root.error("a flight script must be a JSON object, found \(root.node.typeDescription)") }
+        try root.rejectUnknownKeys(["flyby", "size", "fps", "style", "camera", "bounds", "location", "steps"])
+        var script = FlightScript(file: file, steps: [])
+        if let v = try root.member("flyby") {
+            guard try v.int() == 1 else { throw v.error("unsupported flight script version (expected 1)") }
+        }
+        if let v = try root.member("size") { script.size = try size(v) }
+        if let v = try root.member("fps") {
+            script.fps = try v.double()
+            guard script.fps > 0 && script.fps <= 1000 else { throw v.error("fps must be in 0…1000 (exclusive of 0), found \(script.fps)") }
+        }
+        if let v = try root.member("style") { script.style = try v.string() }
+        if let v = try root.member("camera") { script.camera = try camera(v) }
+        if let v = try root.member("bounds") { script.bounds = try bounds(v) }
+        if let v = try root.member("location") {
+            throw v.error("'location' is not supported yet in this build (it comes with the viewport and location issue)")
+        }
+        let stepsCursor = try root.required("steps")
+        script.steps = try stepsCursor.elements().map { (c: JSONCursor) throws(InputError) in try step(c) }
+        return script
+    }
+
+    static func size(_ c: JSONCursor) throws(InputError) -> ScreenSize {
+        let items = try c.elements()
+        guard items.count == 2 else { throw c.error("size must be [width, height]") }
+        let w = try items[0].int(), h = try items[1].int()
+        guard w >= 1 && w <= maxSide else { throw items[0].error("width must be 1…\(maxSide), found \(w)") }
+        guard h >= 1 && h <= maxSide else { throw items[1].error("height must be 1…\(maxSide), found \(h)") }
+        return ScreenSize(width: Double(w), height: Double(h))
+    }
+
+    /// A Camera object: every field optional.
+    public static func camera(_ c: JSONCursor) throws(InputError) -> CameraOptions {
+        guard c.isObject else { throw c.error("expected a camera object, found \(c.node.typeDescription)") }
+        try c.rejectUnknownKeys(["center", "zoom", "bearing", "pitch", "padding", "anchor"], what: "camera field")
+        var o = CameraOptions()
+        if let v = try c.member("center") {
+            let items = try v.elements()
+            guard items.count == 2 else { throw v.error("center must be [longitude, latitude]") }
+            let lng = try items[0].double(in: -540...540, what: "longitude")
+            let lat = try items[1].double(in: -90...90, what: "latitude")
+            o.center = LocationCoordinate2D(latitude: lat, longitude: lng)
+        }
+        if let v = try c.member("zoom") { o.zoom = try v.double(in: -5...30, what: "zoom") }
+        if let v = try c.member("bearing") { o.bearing = try v.double(in: -1e6...1e6, what: "bearing") }
+        if let v = try c.member("pitch") { o.pitch = try v.double(in: 0...90, what: "pitch") }
+        if let v = try c.member("padding") { o.padding = try padding(v) }
+        if let v = try c.member("anchor") {
+            let (x, y) = try v.pair()
+            guard abs(x) < 1e6 && abs(y) < 1e6 else { throw v.error("anchor is too far off screen") }
+            o.anchor = ScreenPoint(x: x, y: y)
+        }
+        return o
+    }
+
+    /// Padding: `{"top": t, "left": l, "bottom": b, "right": r}` (absent sides 0) or `[t, l, b, r]`.
+    public static func padding(_ c: JSONCursor) throws(InputError) -> EdgeInsets {
+        if c.isArray {
+            let items = try c.elements()
+            guard items.count == 4 else { throw c.error("padding must be [top, left, bottom, right]") }
+            var v: [Double] = []
+            for i in items { v.append(try i.double(in: 0...100_000, what: "padding")) }
+            return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+        }
+        guard c.isObject else { throw c.error("padding must be an object {top, left, bottom, right} or an array, found \(c.node.typeDescription)") }
+        try c.rejectUnknownKeys(["top", "left", "bottom", "right"], what: "padding side")
+        func side(_ k: String) throws(InputError) -> Double { try c.member(k)?.double(in: 0...100_000, what: "padding") ?? 0 }
+        return EdgeInsets(top: try side("top"), left: try side("left"), bottom: try side("bottom"), right: try side("right"))
+    }
+
+    static func bounds(_ c: JSONCursor) throws(InputError) -> CameraBounds {
+        try c.rejectUnknownKeys(["minZoom", "maxZoom", "minPitch", "maxPitch", "bounds"], what: "bounds field")
+        var o = CameraBoundsOptions()
+        if let v = try c.member("minZoom") { o.minZoom = try v.double() }
+        if let v = try c.member("maxZoom") { o.maxZoom = try v.double() }
+        if let v = try c.member("minPitch") { o.minPitch = try v.double() }
+        if let v = try c.member("maxPitch") { o.maxPitch = try v.double() }
+        if let v = try c.member("bounds") {
+            let items = try v.elements()
+            guard items.count == 4 else { throw v.error("bounds must be [west, south, east, north]") }
+            let w = try items[0].double(), s = try items[1].double(), e = try items[2].double(), n = try items[3].double()
+            o.bounds = CoordinateBounds(southwest: LocationCoordinate2D(latitude: s, longitude: w),
+                                        northeast: LocationCoordinate2D(latitude: n, longitude: e))
+        }
+        do { return try CameraBounds.default.updated(with: o) } catch { throw c.error(error.description) }
+    }
+
+    static func duration(_ c: JSONCursor, what: String = "duration") throws(InputError) -> Double {
+        let d = try c.double()
+        guard d >= 0 else { throw c.error("\(what) must not be negative, found \(d)") }
+        guard d <= maxDuration else { throw c.error("\(what) \(d) s is longer than the limit of \(maxDuration) s") }
+        return d
+    }
+
+    /// A Curve: a name, `[x1, y1, x2, y2]`, or `{"spring": {"dampingRatio": d}}`.
+    public static func curve(_ c: JSONCursor) throws(InputError) -> AnimationCurve {
+        if c.isString {
+            switch try c.string() {
+            case "linear": return .linear
+            case "easeIn": return .easeIn
+            case "easeOut": return .easeOut
+            case "easeInOut": return .easeInOut
+            case let other: throw c.error("unknown curve '\(other)' (known: linear, easeIn, easeOut, easeInOut, [x1, y1, x2, y2], {\"spring\": {\"dampingRatio\": d}})")
+            }
+        }
+        if c.isArray {
+            let items = try c.elements()
+            guard items.count == 4 else { throw c.error("a Bézier curve is [x1, y1, x2, y2]") }
+            let x1 = try items[0].double(in: 0...1, what: "x1"), y1 = try items[1].double(in: -10...10, what: "y1")
+            let x2 = try items[2].double(in: 0...1, what: "x2"), y2 = try items[3].double(in: -10...10, what: "y2")
+            return .bezier(x1, y1, x2, y2)
+        }
+        guard c.isObject else { throw c.error("expected a curve (name, [x1, y1, x2, y2] or {\"spring\": …}), found \(c.node.typeDescription)") }
+        try c.rejectUnknownKeys(["spring"], what: "curve kind")
+        let s = try c.required("spring")
+        try s.rejectUnknownKeys(["dampingRatio"])
+        let d = try s.required("dampingRatio").double(in: 0.01...100, what: "dampingRatio")
+        return .spring(dampingRatio: d)
+    }
+
+    static let stepNames: Set<String> = ["set", "wait", "ease", "fly", "animate", "parallel", "cancel", "control", "viewport", "gesture", "at", "do"]
+
+    static func step(_ c: JSONCursor) throws(InputError) -> FlightStep {
+        guard c.isObject else { throw c.error("a step must be an object such as {\"ease\": {…}}, found \(c.node.typeDescription)") }
+        let members = try c.members()
+        guard members.count == 1, let (name, body) = members.first else {
+            if members.contains(where: { $0.key == "at" }) {
+                throw c.error("an {\"at\": s, \"do\": step} step is only allowed inside \"parallel\"")
+            }
+            throw c.error("a step must have exactly one key (the step name), found \(members.count): \(members.map(\.key).joined(separator: ", "))")
+        }
+        switch name {
+        case "set":
+            return .set(try camera(body))
+        case "wait":
+            return .wait(try duration(body, what: "wait"))
+        case "ease":
+            try body.rejectUnknownKeys(["to", "duration", "curve"])
+            return .ease(to: try camera(try body.required("to")),
+                         duration: try body.member("duration").map { (v: JSONCursor) throws(InputError) in try duration(v) } ?? 0.5,
+                         curve: try body.member("curve").map { (v: JSONCursor) throws(InputError) in try curve(v) } ?? .easeOut)
+        case "fly":
+            try body.rejectUnknownKeys(["to", "duration", "curve", "maxDuration", "minZoom"])
+            return .fly(to: try camera(try body.required("to")),
+                        duration: try body.member("duration").map { (v: JSONCursor) throws(InputError) in try duration(v) },
+                        curve: try body.member("curve").map { (v: JSONCursor) throws(InputError) in try curve(v) } ?? .bezier(0, 0, 0.42, 1),
+                        maxDuration: try body.member("maxDuration").map { (v: JSONCursor) throws(InputError) in try duration(v, what: "maxDuration") },
+                        minZoom: try body.member("minZoom").map { (v: JSONCursor) throws(InputError) in try v.double(in: -5...30, what: "minZoom") })
+        case "animate":
+            try body.rejectUnknownKeys(["duration", "curve", "from", "to", "delay", "owner", "reversed", "id", "shortestBearing"])
+            let owner = try body.member("owner").map { (v: JSONCursor) throws(InputError) in try v.string() } ?? AnimationOwner.unspecified.rawValue
+            return .animate(AnimateStep(
+                duration: try duration(try body.required("duration")),
+                curve: try body.member("curve").map { (v: JSONCursor) throws(InputError) in try curve(v) } ?? .easeInOut,
+                from: try body.member("from").map { (v: JSONCursor) throws(InputError) in try camera(v) } ?? CameraOptions(),
+                to: try camera(try body.required("to")),
+                delay: try body.member("delay").map { (v: JSONCursor) throws(InputError) in try duration(v, what: "delay") } ?? 0,
+                owner: AnimationOwner(rawValue: owner),
+                reversed: try body.member("reversed")?.bool() ?? false,
+                id: try body.member("id")?.string(),
+                shortestBearing: try body.member("shortestBearing")?.bool() ?? true))
+        case "parallel":
+            var children: [(at: Double, step: FlightStep)] = []
+            for item in try body.elements() {
+                if item.isObject, let at = try item.member("at") {
+                    try item.rejectUnknownKeys(["at", "do"])
+                    children.append((try duration(at, what: "at"), try step(try item.required("do"))))
+                } else {
+                    children.append((0, try step(item)))
+                }
+            }
+            return .parallel(children)
+        case "cancel":
+            try body.rejectUnknownKeys(["owners"])
+            let owners = try body.member("owners").map { (v: JSONCursor) throws(InputError) in
+                try v.elements().map { (o: JSONCursor) throws(InputError) in AnimationOwner(rawValue: try o.string()) }
+            }
+            return .cancel(owners: owners)
+        case "control":
+            try body.rejectUnknownKeys(["id", "do", "fraction"])
+            let id = try body.required("id").string()
+            let actionCursor = try body.required("do")
+            let action: AnimatorControl
+            switch try actionCursor.string() {
+            case "pause": action = .pause
+            case "resume": action = .resume
+            case "reverse": action = .reverse
+            case "stop": action = .stop
+            case "scrub": action = .scrub(try body.required("fraction").double(in: 0...1, what: "fraction"))
+            case let other: throw actionCursor.error("unknown control '\(other)' (known: pause, resume, reverse, scrub, stop)")
+            }
+            return .control(id: id, action: action)
+        case "viewport", "gesture":
+            throw c.error("the '\(name)' step is not supported yet in this build (it comes with the viewport, location and gestures issue)")
+        default:
+            throw c.error("unknown step '\(name)' (known: set, wait, ease, fly, animate, parallel, cancel, control)")
+        }
+    }
+}
