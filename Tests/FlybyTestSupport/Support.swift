@@ -1,1 +1,48 @@
+import FlybyCore
 import Testing
+
+/// Test helpers shared by the test targets: tolerant comparisons, a seeded random generator and
+/// paths into the repository.
+
+/// Expects |a − b| ≤ tolerance, reporting at the caller.
+public func expectClose(_ a: Double, _ b: Double, _ tolerance: Double, _ what: @autoclosure () -> String = "",
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(abs(a - b) <= tolerance, "\(what()) \(a) vs \(b) (tolerance \(tolerance))", sourceLocation: sourceLocation)
+}
+
+/// Expects two coordinates within `tolerance` degrees on both axes.
+public func expectClose(_ a: LocationCoordinate2D, _ b: LocationCoordinate2D, _ tolerance: Double, _ what: @autoclosure () -> String = "",
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(abs(a.latitude - b.latitude) <= tolerance && abs(a.longitude - b.longitude) <= tolerance,
+            "\(what()) \(a) vs \(b) (tolerance \(tolerance))", sourceLocation: sourceLocation)
+}
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a small seeded generator so random tests repeat.
+public struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The repository root, found from this file's path (Tests/FlybyTestSupport/Support.swift).
+public func repositoryRoot(filePath: String = #filePath) -> String {
+    var parts = filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}
+
+/// A simulation with a manual clock, for tests.
+public func makeSimulation(width: Double = 1000, height: Double = 1000, center: LocationCoordinate2D = .init(latitude: 0, longitude: 0),
+                           zoom: Double = 10, bearing: Double = 0, pitch: Double = 0, fps: Double = 60,
+                           bounds: CameraBounds = .default) -> (MapSimulation, ManualClock) {
+    let clock = ManualClock(fps: fps)
+    let sim = MapSimulation(size: ScreenSize(width: width, height: height),
+                            camera: CameraState(center: center, zoom: zoom, bearing: bearing, pitch: pitch), bounds: bounds, clock: clock)
+    return (sim, clock)
+}

@@ -65,12 +65,13 @@ public enum CameraFit {
         var cx = mrx * cb - mry * sb, cy = mrx * sb + mry * cb
         // The fit rectangle's middle relative to the principal point, in screen points:
         // coordinate padding shifts it by ((l − r)/2, (t − b)/2); offset moves the box on screen.
-        let sx = (coordinatesPadding.left - coordinatesPadding.right) / 2 + offset.x
-        let sy = (coordinatesPadding.top - coordinatesPadding.bottom) / 2 + offset.y
+        let sx = (coordinatesPadding.left - coordinatesPadding.right) / 2
+        let sy = (coordinatesPadding.top - coordinatesPadding.bottom) / 2
         let scale = exp2(zoom)
-        // A screen offset (sx, sy) is the world offset R(bearing)·(sx, sy) / scale.
-        cx -= (sx * cb - sy * sb) / scale
-        cy -= (sx * sb + sy * cb) / scale
+        // A screen offset (sx, sy) is the world offset R(bearing)·(sx, sy) / scale. The `offset`
+        // is added unrotated, as GL JS does (its test vectors #25–#26 pin this).
+        cx -= (sx * cb - sy * sb + offset.x) / scale
+        cy -= (sx * sb + sy * cb + offset.y) / scale
         var center = WebMercator.unproject(x: cx, y: cy, worldSize: WebMercator.tileSize)
         center.longitude = wrapLongitude(center.longitude)
         var result = CameraOptions(center: center, padding: cameraPadding, zoom: zoom, bearing: bearing, pitch: pitch)

@@ -50,9 +50,7 @@ public func wrapBearing(_ bearing: Double) -> Double {
 @inlinable
 public func shortestAngle(from: Double, to: Double) -> Double {
     guard from.isFinite && to.isFinite else { return to }
-    let shift = from - from.truncatingRemainder(dividingBy: 360)
-    var target = to.truncatingRemainder(dividingBy: 360) + shift
-    while target - from >= 180 { target -= 360 }
-    while target - from <= -180 { target += 360 }
-    return target
+    var d = (to - from).truncatingRemainder(dividingBy: 360)
+    if d >= 180 { d -= 360 } else if d <= -180 { d += 360 }
+    return from + d
 }
