@@ -191,7 +191,9 @@ public final class CameraAnimationsManager {
         runLateCompletions()
         if !running.isEmpty {
             let snapshot = running
+            map.beginAnimatorWrites()
             for a in snapshot { a.update(at: now) }
+            map.endAnimatorWrites()
         }
         runCompletions()
     }

@@ -15,10 +15,14 @@ import Darwin
 /// covered u(s)/u1 = w0·(cosh(r0)·tanh(r0 + ρs) − sinh(r0)) / (ρ²·u1) of the way. When the centres
 /// (almost) coincide the path is a pure zoom: S = |ln(w1/w0)|/ρ and the span is w0·e^(±ρs).
 ///
-/// Bearing and pitch move linearly in the eased time k (bearing the short way). Padding moves with
-/// the centre's fraction u/u1 (with k for a pure zoom), so the principal point and the ground move
-/// together and, at constant zoom, the target slides along a straight line on screen — Mapbox and
-/// MapLibre interpolate padding by k, which bends that line into an S (maplibre-native#4468).
+/// Bearing and pitch move linearly in the eased time k (bearing the short way).
+///
+/// Padding (the principal point, where the centre is drawn) moves so that the destination slides
+/// along a straight screen line from where it starts to the new principal point, whatever the
+/// zoom does: with u the ground fraction and sᵢ = 2^(zoom) the scale, the destination is drawn at
+/// cp(f) + R·Δ·(1 − u)·s(t), which stays on that line exactly when f = 1 − (1 − u)·s(t)/s0
+/// (clamped to 0…1; a pure zoom uses k). Mapbox and MapLibre move padding by k, which bends the
+/// destination's path into an S (maplibre-native#4468, docs/mapbox-camera-viewport.md §10 item 14).
 public struct FlyToPath: Sendable {
     /// ρ, the curvature of the path (the user-study average).
     public static let defaultRho = 1.42
@@ -121,10 +125,15 @@ public struct FlyToPath: Sendable {
         if k <= 0 { return start }
         let u = groundFraction(at: k)
         let c = WebMercator.unproject(x: startX + deltaX * u, y: startY + deltaY * u, worldSize: worldSize0)
-        let paddingFraction = isPureZoom ? k : u
+        let z = zoom(at: k)
+        var padding = start.padding
+        if start.padding != target.padding {
+            let f = isPureZoom ? k : min(max(1 - (1 - u) * exp2(z - start.zoom), 0), 1)
+            padding = EdgeInsets.lerp(start.padding, target.padding, f)
+        }
         return CameraState(center: LocationCoordinate2D(latitude: c.latitude, longitude: wrapLongitude(c.longitude)),
-                           padding: EdgeInsets.lerp(start.padding, target.padding, paddingFraction),
-                           zoom: zoom(at: k),
+                           padding: padding,
+                           zoom: z,
                            bearing: start.bearing + (bearingTarget - start.bearing) * k,
                            pitch: start.pitch + (target.pitch - start.pitch) * k)
     }

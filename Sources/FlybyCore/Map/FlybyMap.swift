@@ -7,7 +7,12 @@
 /// anchor, clamps to the camera bounds and sends `onCameraChanged` when the camera moved.
 public final class FlybyMap {
     public private(set) var size: ScreenSize
-    public private(set) var cameraState: CameraState
+    /// The camera; during the animators phase of a tick, the fields written so far (clamped
+    /// when the phase ends).
+    public var cameraState: CameraState { pendingState ?? committedState }
+    private var committedState: CameraState
+    /// Set while animators write their fields (see `beginAnimatorWrites()`).
+    private var pendingState: CameraState?
     public private(set) var cameraBounds: CameraBounds
     /// Sent synchronously after each camera change, with the new state.
     public let onCameraChanged = Signal<CameraState>()
@@ -25,7 +30,7 @@ public final class FlybyMap {
         precondition(size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite, "map size must be positive")
         self.size = size
         self.cameraBounds = bounds
-        self.cameraState = bounds.constrain(camera, size: size)
+        self.committedState = bounds.constrain(camera, size: size)
     }
 
     /// The current projection.
@@ -42,25 +47,52 @@ public final class FlybyMap {
     /// `refusedCameraChangeCount`; use `validate(_:)` first to get an error instead.
     public func setCamera(to options: CameraOptions) {
         if options.firstNonFiniteField != nil { refusedCameraChangeCount += 1; return }
-        var s = cameraState
+        if pendingState != nil {
+            pendingState = applying(options, to: pendingState!)
+            return
+        }
+        let constrained = cameraBounds.constrain(applying(options, to: committedState), size: size)
+        commit(constrained)
+    }
+
+    /// Starts the animators phase of a tick: until `endAnimatorWrites()`, `setCamera` only records
+    /// the fields; the bounds are applied and `onCameraChanged` sent once at the end. With k
+    /// animators this clamps once instead of k times (Mapbox sends k `cameraChanged` events).
+    public func beginAnimatorWrites() {
+        if pendingState == nil { pendingState = committedState }
+    }
+
+    /// Ends the animators phase: clamps the written camera and sends one `onCameraChanged`.
+    public func endAnimatorWrites() {
+        guard let p = pendingState else { return }
+        pendingState = nil
+        commit(cameraBounds.constrain(p, size: size))
+    }
+
+    private func commit(_ constrained: CameraState) {
+        if constrained != committedState {
+            committedState = constrained
+            cameraChangeCount += 1
+            onCameraChanged.send(constrained)
+        }
+    }
+
+    /// `state` with the fields of `options` applied (anchor included), not yet clamped.
+    private func applying(_ options: CameraOptions, to state: CameraState) -> CameraState {
+        var s = state
         if let p = options.padding { s.padding = p }
         if let z = options.zoom { s.zoom = z }
         if let b = options.bearing { s.bearing = b }
         if let p = options.pitch { s.pitch = p }
         if let c = options.center {
             s.center = c
-        } else if let a = options.anchor, s != cameraState {
-            let pinned = transform.coordinate(for: a)
+        } else if let a = options.anchor, s != state {
+            let pinned = MapTransform(size: size, state: state).coordinate(for: a)
             s.zoom = min(max(s.zoom, cameraBounds.minZoom), cameraBounds.maxZoom)
             s.pitch = min(max(s.pitch, cameraBounds.minPitch), cameraBounds.maxPitch)
             s.center = MapTransform(size: size, state: s).center(placing: pinned, at: a)
         }
-        let constrained = cameraBounds.constrain(s, size: size)
-        if constrained != cameraState {
-            cameraState = constrained
-            cameraChangeCount += 1
-            onCameraChanged.send(constrained)
-        }
+        return s
     }
 
     /// Throws when a camera value is NaN or infinite.
@@ -83,8 +115,7 @@ public final class FlybyMap {
     }
 
     private func reclamp() {
-        let c = cameraBounds.constrain(cameraState, size: size)
-        if c != cameraState { cameraState = c; cameraChangeCount += 1; onCameraChanged.send(c) }
+        commit(cameraBounds.constrain(committedState, size: size))
     }
 
     public func beginAnimation() { animationCount += 1 }

@@ -51,7 +51,8 @@ public final class MapSimulation {
 
     /// The events since the last call, in the order they happened.
     public func takeEvents() -> [String] {
-        defer { events.removeAll(keepingCapacity: true) }
+        if events.isEmpty { return [] }
+        defer { events = [] }
         return events
     }
 }

@@ -11,8 +11,26 @@ public enum JSONWriter {
             appendInteger(Int64(value), to: &out)
             return
         }
-        var text = value.description
-        text.withUTF8 { out.append(contentsOf: $0) }
+        // `write(to:)` formats into a stack buffer and hands the ASCII bytes to the sink, with no
+        // String allocation (unlike `description` for texts longer than 15 bytes).
+        var sink = ByteSink()
+        swap(&sink.bytes, &out)
+        value.write(to: &sink)
+        swap(&sink.bytes, &out)
+    }
+
+    /// A text sink over a byte array; `_writeASCII` receives the formatted number directly.
+    @usableFromInline
+    struct ByteSink: TextOutputStream {
+        @usableFromInline var bytes: [UInt8] = []
+        @usableFromInline init() {}
+        @usableFromInline mutating func write(_ string: String) {
+            var s = string
+            s.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+        @usableFromInline mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: buffer)
+        }
     }
 
     @inlinable
