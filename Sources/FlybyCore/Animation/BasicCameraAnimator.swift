@@ -68,7 +68,7 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
     public var isReversed = false {
         didSet {
             guard isReversed != oldValue, case .running = phase, let m = manager else { return }
-            fractionAtAnchor = fraction(at: m.now)
+            fractionAtAnchor = fraction(at: m.now, reversed: oldValue)
             anchorTime = max(m.now, motionStart)
         }
     }
@@ -196,12 +196,14 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
     }
 
     /// Time fraction at simulation time `now` while running.
-    func fraction(at now: Double) -> Double {
+    func fraction(at now: Double) -> Double { fraction(at: now, reversed: isReversed) }
+
+    func fraction(at now: Double, reversed: Bool) -> Double {
         let elapsed = now - max(anchorTime, motionStart)
         if elapsed <= 0 { return fractionAtAnchor }
-        if duration <= 0 { return isReversed ? 0 : 1 }
+        if duration <= 0 { return reversed ? 0 : 1 }
         let delta = elapsed / duration, slack = timeEpsilon / duration
-        if isReversed {
+        if reversed {
             let f = fractionAtAnchor - delta
             return f <= slack ? 0 : f
         }

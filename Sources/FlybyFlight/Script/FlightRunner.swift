@@ -182,20 +182,20 @@ public final class FlightRunner {
         }
 
         private func pollChildren(_ now: Double) -> Bool {
-            var allDone = true
-            for i in children.indices {
-                if children[i].active == nil {
-                    if now - startTime >= children[i].at - 1e-9 {
-                        let child = ActiveStep(step: children[i].step, runner: runner)
-                        children[i].active = child
-                        child.start(now)
-                    } else {
-                        allDone = false
-                        continue
-                    }
+            // Start every child that is due first, so a child cancelled by a sibling started in
+            // this tick counts as done in this tick.
+            var allStarted = true
+            for i in children.indices where children[i].active == nil {
+                if now - startTime >= children[i].at - 1e-9 {
+                    let child = ActiveStep(step: children[i].step, runner: runner)
+                    children[i].active = child
+                    child.start(now)
+                } else {
+                    allStarted = false
                 }
-                if !children[i].active!.poll(now) { allDone = false }
             }
+            var allDone = allStarted
+            for c in children { if let a = c.active, !a.poll(now) { allDone = false } }
             return allDone
         }
     }

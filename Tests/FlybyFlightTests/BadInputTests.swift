@@ -1,0 +1,114 @@
+import FlybyCLI
+import FlybyTestSupport
+import Foundation
+import Testing
+
+/// Bad flight scripts and command lines: exit 2, one `flyby: error:` line naming the file, the
+/// line and column, and the JSON path.
+@Suite struct BadInputTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var json: String
+        /// Text the error line must contain.
+        var expect: [String]
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "malformed JSON", json: #"{"steps": [}"#, expect: [":1:12:", "expected a value"]),
+        Case(name: "truncated JSON", json: "{\"steps\": [{\"fly\": {\"to\": {\"zoom\": 3}", expect: [":1:", "unexpected end of input"]),
+        Case(name: "trailing garbage", json: #"{"steps": []} x"#, expect: ["unexpected text after"]),
+        Case(name: "unknown step", json: #"{"steps": [{"wait": 1}, {"teleport": {}}]}"#, expect: ["steps[1]", "unknown step 'teleport'"]),
+        Case(name: "unknown top-level field", json: #"{"stepz": [], "steps": []}"#, expect: ["stepz", "unknown field"]),
+        Case(name: "unknown camera field", json: #"{"steps": [{"set": {"zom": 3}}]}"#, expect: ["steps[0].set.zom", "unknown camera field"]),
+        Case(name: "unknown step field", json: #"{"steps": [{"ease": {"to": {}, "durration": 1}}]}"#, expect: ["steps[0].ease.durration"]),
+        Case(name: "wrong type", json: "{\"steps\": [{\"fly\": {\"to\": {\"zoom\": \"abc\"}}}]}", expect: ["steps[0].fly.to.zoom", "expected a number, found a string"]),
+        Case(name: "wrong type for steps", json: #"{"steps": {}}"#, expect: ["steps", "expected an array"]),
+        Case(name: "missing steps", json: #"{"flyby": 1}"#, expect: ["missing required field 'steps'"]),
+        Case(name: "non-finite number", json: #"{"steps": [{"set": {"zoom": 1e999}}]}"#, expect: ["too large"]),
+        Case(name: "NaN literal", json: #"{"steps": [{"set": {"zoom": NaN}}]}"#, expect: ["unexpected character 'N'"]),
+        Case(name: "negative duration", json: #"{"steps": [{"ease": {"to": {"zoom": 3}, "duration": -1}}]}"#, expect: ["steps[0].ease.duration", "must not be negative"]),
+        Case(name: "negative wait", json: #"{"steps": [{"wait": -0.5}]}"#, expect: ["steps[0].wait"]),
+        Case(name: "zero size", json: #"{"size": [0, 720], "steps": []}"#, expect: ["size[0]", "width must be"]),
+        Case(name: "size with one number", json: #"{"size": [640], "steps": []}"#, expect: ["size", "[width, height]"]),
+        Case(name: "zero fps", json: #"{"fps": 0, "steps": []}"#, expect: ["fps"]),
+        Case(name: "latitude out of range", json: #"{"camera": {"center": [0, 95]}, "steps": []}"#, expect: ["camera.center[1]", "latitude"]),
+        Case(name: "bad curve name", json: #"{"steps": [{"ease": {"to": {}, "curve": "bouncy"}}]}"#, expect: ["steps[0].ease.curve", "unknown curve"]),
+        Case(name: "bad bezier", json: #"{"steps": [{"ease": {"to": {}, "curve": [0, 0, 1]}}]}"#, expect: ["steps[0].ease.curve"]),
+        Case(name: "bad bounds", json: #"{"bounds": {"minZoom": 5, "maxZoom": 2}, "steps": []}"#, expect: ["bounds", "min ≤ max"]),
+        Case(name: "at outside parallel", json: #"{"steps": [{"at": 1, "do": {"wait": 1}}]}"#, expect: ["only allowed inside"]),
+        Case(name: "two keys in a step", json: #"{"steps": [{"wait": 1, "set": {}}]}"#, expect: ["exactly one key"]),
+        Case(name: "viewport step not yet supported", json: #"{"steps": [{"viewport": {"state": "idle"}}]}"#, expect: ["steps[0]", "'viewport' step is not supported yet"]),
+        Case(name: "location not yet supported", json: #"{"location": {"track": "x.gpx"}, "steps": []}"#, expect: ["location", "not supported yet"]),
+        Case(name: "top level is not an object", json: "[1, 2]", expect: ["must be a JSON object"]),
+        Case(name: "wrong version", json: #"{"flyby": 2, "steps": []}"#, expect: ["flyby", "version"]),
+    ]
+
+    static func write(_ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flyby-bad-input-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("bad.flight.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: cases)
+    func badFlightExitsTwoNamingWhere(_ c: Case) throws {
+        let path = try Self.write(c.json)
+        let out = CommandOutput(captures: true)
+        let status = FlybyCommandLine.run(arguments: ["trace", path], output: out)
+        #expect(status == 2)
+        let line = out.stderrText.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.hasPrefix("flyby: error: \(path)"), "\(line)")
+        for e in c.expect { #expect(line.contains(e), "'\(e)' not in: \(line)") }
+        #expect(out.stdoutBytes.isEmpty, "no trace is printed for bad input")
+    }
+
+    @Test func missingFileIsAnInputError() {
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", "/no/such/flight.json"], output: out) == 2)
+        #expect(out.stderrText.contains("/no/such/flight.json: no such file"))
+    }
+
+    @Test func badOutputLeavesNoFileBehind() throws {
+        let flight = try Self.write(#"{"steps": [{"wait": 0.1}]}"#)
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", flight, "--out", "/no/such/dir/t.jsonl"], output: out) == 2)
+        #expect(out.stderrText.hasPrefix("flyby: error: cannot write '/no/such/dir/t.jsonl'"))
+    }
+
+    @Test(arguments: [(["teleport"], "unknown command 'teleport'"), (["--frobnicate"], "unknown option '--frobnicate'"),
+                      (["trace", "a.json", "--fast"], "unknown option '--fast'"), (["trace"], "takes one flight file"),
+                      (["diff", "a"], "takes two trace files"), (["trace", "x", "--out"], "needs a value"),
+                      (["diff", "a", "b", "--tolerance", "-1"], "--tolerance")])
+    func usageErrorsExitTwoAndPointToHelp(_ args: [String], _ message: String) {
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: args, output: out) == 2)
+        #expect(out.stderrText.hasPrefix("flyby: error:"))
+        #expect(out.stderrText.contains(message), "\(out.stderrText)")
+    }
+
+    @Test func helpAndVersionAnswer() {
+        for args in [["--help"], ["help"], ["help", "trace"], ["help", "diff"], ["help", "bench"], ["--version"]] {
+            let out = CommandOutput(captures: true)
+            #expect(FlybyCommandLine.run(arguments: args, output: out) == 0)
+            #expect(!out.stdoutText.isEmpty)
+        }
+    }
+}
+
+@Suite struct DiffCommandTests {
+    @Test func diffNamesTheFirstDifferingFrameAndField() throws {
+        let a = #"{"flyby":1,"kind":"trace","fps":30,"size":[10,10],"style":"world"}"# + "\n"
+            + #"{"frame":0,"t":0,"center":[1,2],"zoom":3,"bearing":0,"pitch":0,"padding":[0,0,0,0],"viewport":"idle","events":[]}"# + "\n"
+        let b = a.replacingOccurrences(of: #""zoom":3"#, with: #""zoom":3.5"#)
+        let pa = try BadInputTests.write(a), pb = try BadInputTests.write(b)
+        let same = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["diff", pa, pa], output: same) == 0)
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["diff", pa, pb], output: out) == 1)
+        #expect(out.stdoutText.contains("frame 0: zoom: 3.0 vs 3.5"))
+        let loose = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["diff", pa, pb, "--tolerance", "0.6"], output: loose) == 0)
+    }
+}

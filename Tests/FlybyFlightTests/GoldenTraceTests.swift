@@ -1,0 +1,62 @@
+import FlybyCLI
+import FlybyCore
+import FlybyFlight
+import FlybyTestSupport
+import Foundation
+import Testing
+
+/// Replays every flight in Traces/camera and compares its trace with the golden beside it.
+///
+/// Recording is opt-in: `FLYBY_RECORD_GOLDENS=1 swift test --filter GoldenTraceTests` writes the
+/// missing or different goldens and **fails**, so a recording run can never pass by accident.
+/// Commit re-recorded goldens with the reason in the message.
+@Suite struct GoldenTraceTests {
+    static let folder = repositoryRoot() + "/Traces/camera"
+
+    static var flights: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".flight.json") }.sorted()
+    }
+
+    @Test func thereAreEnoughGoldenFlights() {
+        #expect(Self.flights.count >= 12)
+    }
+
+    @Test(arguments: flights)
+    func flightMatchesItsGoldenTrace(_ name: String) throws {
+        let flightPath = Self.folder + "/" + name
+        let goldenPath = Self.folder + "/" + name.replacingOccurrences(of: ".flight.json", with: ".trace.jsonl")
+        let out = CommandOutput(captures: true)
+        let status = FlybyCommandLine.run(arguments: ["trace", flightPath], output: out)
+        try #require(status == 0, "flyby trace failed: \(out.stderrText)")
+        let actual = out.stdoutBytes
+        let recording = ProcessInfo.processInfo.environment["FLYBY_RECORD_GOLDENS"] == "1"
+        guard let golden = FileManager.default.contents(atPath: goldenPath).map({ [UInt8]($0) }) else {
+            if recording {
+                try Data(actual).write(to: URL(fileURLWithPath: goldenPath))
+                Issue.record("recorded new golden \(goldenPath); re-run without FLYBY_RECORD_GOLDENS")
+            } else {
+                Issue.record("missing golden \(goldenPath) (record with FLYBY_RECORD_GOLDENS=1)")
+            }
+            return
+        }
+        if golden == actual { return }
+        let diff = try TraceDiff.compare(golden, fileA: goldenPath, actual, fileB: "actual", tolerance: 0)
+        if recording {
+            try Data(actual).write(to: URL(fileURLWithPath: goldenPath))
+            Issue.record("re-recorded \(goldenPath) (first difference: \(diff.map(\.description) ?? "bytes")); re-run without FLYBY_RECORD_GOLDENS")
+        } else {
+            Issue.record("\(name) differs from its golden: \(diff.map(\.description) ?? "byte layout differs")")
+        }
+    }
+
+    @Test func sameFlightTracedTwiceGivesIdenticalBytes() throws {
+        for name in Self.flights {
+            let path = Self.folder + "/" + name
+            let a = CommandOutput(captures: true), b = CommandOutput(captures: true)
+            #expect(FlybyCommandLine.run(arguments: ["trace", path], output: a) == 0)
+            #expect(FlybyCommandLine.run(arguments: ["trace", path], output: b) == 0)
+            #expect(a.stdoutBytes == b.stdoutBytes, "\(name)")
+        }
+    }
+}
