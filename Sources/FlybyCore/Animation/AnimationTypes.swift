@@ -64,8 +64,9 @@ extension CameraAnimator {
 
 /// What the manager drives each tick (internal to the engine).
 protocol RunnableCameraAnimator: CameraAnimator {
-    /// Advances to the tick's time (seconds of simulation time).
-    func update(at now: Double)
+    /// Advances to the tick's time (seconds of simulation time). The manager is passed in so the
+    /// hot path needs no weak-reference load.
+    func update(at now: Double, manager m: CameraAnimationsManager)
 }
 
 /// Progress reaches the end within this many seconds of the nominal end time: a tick time computed

@@ -212,12 +212,12 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
     }
 
     func write(fraction f: Double, _ m: CameraAnimationsManager) {
-        guard let t = transition else { return }
-        m.map.setCamera(to: t.camera(at: curve.value(at: f), bearingTarget: bearingTarget))
+        guard transition != nil else { return }
+        m.map.setCamera(to: transition.unsafelyUnwrapped.camera(at: curve.value(at: f), bearingTarget: bearingTarget))
     }
 
-    func update(at now: Double) {
-        guard case .running = phase, let m = manager else { return }
+    func update(at now: Double, manager m: CameraAnimationsManager) {
+        guard case .running = phase else { return }
         if now < motionStart - timeEpsilon { return }
         let f = fraction(at: now)
         let reachedEnd = isReversed ? f <= 0 : f >= 1

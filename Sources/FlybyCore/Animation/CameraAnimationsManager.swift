@@ -192,7 +192,7 @@ public final class CameraAnimationsManager {
         if !running.isEmpty {
             let snapshot = running
             map.beginAnimatorWrites()
-            for a in snapshot { a.update(at: now) }
+            for a in snapshot { a.update(at: now, manager: self) }
             map.endAnimatorWrites()
         }
         runCompletions()

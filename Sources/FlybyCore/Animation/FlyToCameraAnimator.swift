@@ -44,8 +44,8 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
         if let p = finalPosition { manager?.enqueueLateCompletion { completion(p) } } else { completions.append(completion) }
     }
 
-    func update(at now: Double) {
-        guard state == .active, let m = manager else { return }
+    func update(at now: Double, manager m: CameraAnimationsManager) {
+        guard state == .active else { return }
         let elapsed = now - startTime
         let t = duration <= 0 ? 1 : (elapsed >= duration - timeEpsilon ? 1 : elapsed / duration)
         if t < 1 {
@@ -111,8 +111,8 @@ public final class GestureDecelerationCameraAnimator: RunnableCameraAnimator {
         for c in pending { c(.current) }
     }
 
-    func update(at now: Double) {
-        guard state == .active, let m = manager else { return }
+    func update(at now: Double, manager m: CameraAnimationsManager) {
+        guard state == .active else { return }
         let dt = max(0, now - lastTime)
         lastTime = now
         if abs(velocity.x) < Self.stopSpeed && abs(velocity.y) < Self.stopSpeed {

@@ -9,10 +9,11 @@ public final class FlybyMap {
     public private(set) var size: ScreenSize
     /// The camera; during the animators phase of a tick, the fields written so far (clamped
     /// when the phase ends).
-    public var cameraState: CameraState { pendingState ?? committedState }
+    public var cameraState: CameraState { isBatching ? pendingState : committedState }
     private var committedState: CameraState
-    /// Set while animators write their fields (see `beginAnimatorWrites()`).
-    private var pendingState: CameraState?
+    /// The fields written so far while animators write (see `beginAnimatorWrites()`).
+    private var pendingState: CameraState
+    private var isBatching = false
     public private(set) var cameraBounds: CameraBounds
     /// Sent synchronously after each camera change, with the new state.
     public let onCameraChanged = Signal<CameraState>()
@@ -31,6 +32,7 @@ public final class FlybyMap {
         self.size = size
         self.cameraBounds = bounds
         self.committedState = bounds.constrain(camera, size: size)
+        self.pendingState = committedState
     }
 
     /// The current projection.
@@ -47,8 +49,17 @@ public final class FlybyMap {
     /// `refusedCameraChangeCount`; use `validate(_:)` first to get an error instead.
     public func setCamera(to options: CameraOptions) {
         if options.firstNonFiniteField != nil { refusedCameraChangeCount += 1; return }
-        if pendingState != nil {
-            pendingState = applying(options, to: pendingState!)
+        if isBatching {
+            if options.anchor == nil || options.center != nil {
+                // The common animator write: plain field stores, in place.
+                if let v = options.center { pendingState.center = v }
+                if let v = options.padding { pendingState.padding = v }
+                if let v = options.zoom { pendingState.zoom = v }
+                if let v = options.bearing { pendingState.bearing = v }
+                if let v = options.pitch { pendingState.pitch = v }
+            } else {
+                pendingState = applying(options, to: pendingState)
+            }
             return
         }
         let constrained = cameraBounds.constrain(applying(options, to: committedState), size: size)
@@ -59,14 +70,14 @@ public final class FlybyMap {
     /// the fields; the bounds are applied and `onCameraChanged` sent once at the end. With k
     /// animators this clamps once instead of k times (Mapbox sends k `cameraChanged` events).
     public func beginAnimatorWrites() {
-        if pendingState == nil { pendingState = committedState }
+        if !isBatching { pendingState = committedState; isBatching = true }
     }
 
     /// Ends the animators phase: clamps the written camera and sends one `onCameraChanged`.
     public func endAnimatorWrites() {
-        guard let p = pendingState else { return }
-        pendingState = nil
-        commit(cameraBounds.constrain(p, size: size))
+        guard isBatching else { return }
+        isBatching = false
+        commit(cameraBounds.constrain(pendingState, size: size))
     }
 
     private func commit(_ constrained: CameraState) {
