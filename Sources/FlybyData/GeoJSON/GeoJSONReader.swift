@@ -457,9 +457,4 @@ struct GeoJSONReader {
 }
 
 /// Reads a whole file; a failure becomes an ``InputError`` naming the path.
-func readFileBytes(_ path: String) throws(InputError) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw InputError(file: path, message: "cannot read the file (missing or not readable)")
-    }
-    return [UInt8](data)
-}
+func readFileBytes(_ path: String) throws(InputError) -> [UInt8] { try FileInput.read(path) }
