@@ -16,16 +16,18 @@ enum ExpressionCompiler {
         let type = property.valueType
         let node: ExprNode
         if isExpression(c) {
-            var (n, t) = try compile(c, expected: type.styleType)
+            let n: ExprNode
             switch type {
             case .formatted:
-                if t != .string { n = .toString(n); t = .string }
+                let (m, t) = try compile(c, expected: .string)
+                n = t == .string ? m : .toString(m)
             case .enumeration(let allowed):
+                n = try compile(c, as: .string)
                 if case .constant(.string(let s)) = n, !allowed.contains(s) {
                     throw c.error("'\(s)' is not a valid value of \(property.rawValue) (expected one of: \(allowed.joined(separator: ", ")))")
                 }
             default:
-                break
+                n = try compile(c, as: type.styleType)
             }
             node = n
         } else {
@@ -369,5 +371,24 @@ enum ExpressionCompiler {
         default:
             throw c.error("unknown expression operator '\(op)' (supported: \(operators.joined(separator: ", ")))")
         }
+    }
+}
+
+extension StyleExpression {
+    /// Compiles an expression from JSON text, as a value of `property` when given (literals
+    /// checked and coerced as in a style), else as a bare expression.
+    /// - Throws: ``InputError`` naming `file` and the path inside the expression.
+    public static func parse(_ json: String, property: StyleProperty? = nil, file: String = "<expression>") throws(InputError) -> StyleExpression {
+        let doc = try JSONDocument(file: file, bytes: Array(json.utf8))
+        let c = doc.cursor
+        if let property { return try ExpressionCompiler.compileProperty(c, property) }
+        let (n, t) = try ExpressionCompiler.compile(c, expected: nil)
+        return ExpressionCompiler.fold(StyleExpression(n, type: t))
+    }
+
+    /// Compiles a filter from JSON text (a boolean expression).
+    public static func parseFilter(_ json: String, file: String = "<filter>") throws(InputError) -> StyleExpression {
+        let doc = try JSONDocument(file: file, bytes: Array(json.utf8))
+        return try ExpressionCompiler.compileFilter(doc.cursor)
     }
 }
