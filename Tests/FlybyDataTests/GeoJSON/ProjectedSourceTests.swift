@@ -96,6 +96,8 @@ import Testing
         parse.sort(); project.sort()
         print("geojson.ne_50m_countries.parse_median_ms: \(parse[3])")
         print("geojson.ne_50m_countries.project_index_simplify_median_ms: \(project[3])")
+        let s = ProjectedSource(try GeoJSON.parse(bytes, file: path))
+        print("geojson.ne_50m_countries.level_points: " + s.levels.map { "z\($0.zoom)=\($0.pointCount)" }.joined(separator: " "))
     }
 
     private func vertices(_ level: GeometryLevel, _ f: Int) -> [SIMD2<Double>] {
