@@ -30,10 +30,33 @@ enum ExpressionCompiler {
                 n = try compile(c, as: type.styleType)
             }
             node = n
+        } else if type == .formatted, let text = c.node.stringValue, let tokens = tokenExpression(text) {
+            node = tokens
         } else {
             node = .constant(try literal(c, property))
         }
         return fold(StyleExpression(node, type: type.styleType))
+    }
+
+    /// The legacy token syntax of `text-field` strings: `"{name} ({iso_a3})"` reads the named
+    /// properties (a missing one gives ""). Nil when the text has no `{…}` token.
+    static func tokenExpression(_ text: String) -> ExprNode? {
+        var parts: [ExprNode] = []
+        var literal = ""
+        var rest = Substring(text)
+        var found = false
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}"), rest.index(after: open) < close else { break }
+            literal += rest[..<open]
+            if !literal.isEmpty { parts.append(.constant(.string(literal))); literal = "" }
+            parts.append(.toString(.get(String(rest[rest.index(after: open)..<close]))))
+            rest = rest[rest.index(after: close)...]
+            found = true
+        }
+        guard found else { return nil }
+        literal += rest
+        if !literal.isEmpty { parts.append(.constant(.string(literal))) }
+        return .concat(parts)
     }
 
     /// Compiles a layer filter: a boolean expression.

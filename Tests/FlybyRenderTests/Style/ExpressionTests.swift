@@ -115,6 +115,16 @@ private func eval(_ json: String, zoom: Double = 0, _ f: FeatureContext = .empty
         #expect(try eval(#"["concat", ["get", "name"], " (", ["get", "rank"], ")"]"#, f) == .string("Helsinki (2)"))
     }
 
+    @Test func textFieldTokens() throws {
+        let e = try StyleExpression.parse(#""{name} ({rank}){missing}""#, property: .textField)
+        #expect(e.dependsOnFeature)
+        #expect(e.evaluate(zoom: 0, feature: f) == .string("Helsinki (2)"))
+        let plain = try StyleExpression.parse(#""no tokens {""#, property: .textField)
+        #expect(plain.constantValue == .string("no tokens {"))
+        let number = try StyleExpression.parse(#"["get", "pop"]"#, property: .textField)
+        #expect(number.evaluate(zoom: 0, feature: f) == .string("650000"))
+    }
+
     @Test func constantAndZoomFastPaths() throws {
         let k = try StyleExpression.parse(#"["case", true, 3, 4]"#)
         #expect(k.constantValue == .number(3))
