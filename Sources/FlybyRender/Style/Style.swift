@@ -1,0 +1,269 @@
+import FlybyData
+
+/// A parsed style: a subset of the Mapbox/MapLibre Style Specification v8 (CONTRACTS.md §4).
+///
+/// Layers keep the document's order (they are drawn in that order), and so do each layer's
+/// properties. Anything unsupported — a property, a layer type, an expression operator, a root
+/// field — is an error naming it, never silently skipped.
+///
+/// **Light presets.** A style may carry presets in `metadata["flyby:presets"]`:
+/// `{"night": {"layers": {"water": {"paint": {"fill-color": "#0b2030"}}}, "sky": {…}}, …}`.
+/// Each preset overrides paint or layout properties of named layers (and sky properties).
+/// The style as written is the `day` preset. Every preset is validated when the style is parsed,
+/// whichever one is selected.
+public struct Style: Sendable {
+    /// The style's `name` ("" when absent).
+    public let name: String
+    /// The file the style was read from (or the built-in name).
+    public let file: String
+    /// The style's default camera (root `center`, `zoom`, `bearing`, `pitch`).
+    public let camera: StyleCamera
+    /// Sources in document order.
+    public let sources: [StyleSource]
+    /// Layers in drawing order.
+    public let layers: [StyleLayer]
+    /// The root `sky` (nil when absent).
+    public let sky: StyleSky?
+    /// The preset this style was built with.
+    public let preset: String
+    /// All preset names: `day` first, then the style's presets in document order.
+    public let presetNames: [String]
+
+    /// The name of the preset that is the style as written.
+    public static let basePreset = "day"
+
+    /// Parses a style document.
+    /// - Parameters:
+    ///   - bytes: the style JSON.
+    ///   - file: its path (relative `data` paths resolve against its folder) or built-in name.
+    ///   - preset: a light preset name; nil or `day` for the style as written.
+    /// - Throws: ``InputError`` naming the file, line, column and path, e.g.
+    ///   `layers[5] (id "roads-major").paint.line-widht: unknown property`.
+    public static func parse(_ bytes: [UInt8], file: String, preset: String? = nil) throws(InputError) -> Style {
+        let doc = try JSONDocument(file: file, bytes: bytes)
+        return try Style(doc.cursor, file: file, preset: preset ?? basePreset)
+    }
+
+    static let rootKeys: Set<String> = ["version", "name", "metadata", "center", "zoom", "bearing", "pitch",
+                                        "sources", "layers", "sky", "glyphs", "sprite"]
+
+    init(_ root: JSONCursor, file: String, preset: String) throws(InputError) {
+        self.file = file
+        try root.rejectUnknownKeys(Style.rootKeys)
+        let version = try root.required("version")
+        guard try version.double() == 8 else { throw version.error("unsupported style version \(try version.double()) (expected 8)") }
+        name = try root.member("name")?.string() ?? ""
+
+        var camera = StyleCamera()
+        if let c = try root.member("center") {
+            let (lng, lat) = try c.pair()
+            guard lat >= -90 && lat <= 90 else { throw c.error("latitude \(lat) is out of range -90…90") }
+            guard lng >= -540 && lng <= 540 else { throw c.error("longitude \(lng) is out of range") }
+            camera.center = (lng, lat)
+        }
+        camera.zoom = try root.member("zoom")?.double(in: 0...24, what: "zoom")
+        camera.bearing = try root.member("bearing")?.double()
+        camera.pitch = try root.member("pitch")?.double(in: 0...85, what: "pitch")
+        self.camera = camera
+
+        // Sources.
+        var sources: [StyleSource] = []
+        if let s = try root.member("sources") {
+            for (id, c) in try s.members() { sources.append(try Style.parseSource(id, c, styleFile: file)) }
+        }
+        self.sources = sources
+
+        // Presets (validated below against the layers).
+        var presetNames = [Style.basePreset]
+        var presetCursors: [(String, JSONCursor)] = []
+        if let meta = try root.member("metadata"), meta.isObject, let presets = try meta.member("flyby:presets") {
+            for (pname, pc) in try presets.members() {
+                guard pname != Style.basePreset else { throw pc.error("preset '\(pname)' is the style as written; it cannot be overridden") }
+                try pc.rejectUnknownKeys(["layers", "sky"], what: "preset field")
+                presetNames.append(pname)
+                presetCursors.append((pname, pc))
+            }
+        }
+        guard presetNames.contains(preset) else {
+            throw InputError(file: file, message: "unknown light preset '\(preset)' (available: \(presetNames.joined(separator: ", ")))")
+        }
+        self.preset = preset
+        self.presetNames = presetNames
+
+        // Layers.
+        var layers: [StyleLayer] = []
+        var layerIndex: [String: Int] = [:]
+        for (k, lc0) in try root.required("layers").elements().enumerated() {
+            let idCursor = try lc0.required("id")
+            let id = try idCursor.string()
+            let lc = JSONCursor(node: lc0.node, path: "\(lc0.path) (id \"\(id)\")", document: lc0.document)
+            if layerIndex[id] != nil { throw idCursor.error("duplicate layer id '\(id)'") }
+            layerIndex[id] = k
+            layers.append(try Style.parseLayer(id, lc, sources: sources))
+        }
+
+        // Sky.
+        var sky: StyleSky?
+        if let sc = try root.member("sky") {
+            var s = StyleSky()
+            try Style.parseProperties(sc, group: .sky, layerType: nil) { p, e in s.set(p, e) }
+            sky = s
+        }
+
+        // Presets: validate all, apply the selected one.
+        for (pname, pc) in presetCursors {
+            let apply = pname == preset
+            if let lcs = try pc.member("layers") {
+                for (layerID, oc) in try lcs.members() {
+                    guard let k = layerIndex[layerID] else { throw oc.error("preset '\(pname)' names no layer '\(layerID)'") }
+                    try oc.rejectUnknownKeys(["paint", "layout"], what: "layer override field")
+                    var layer = layers[k]
+                    for group in [StyleProperty.Group.layout, .paint] {
+                        guard let gc = try oc.member(group == .paint ? "paint" : "layout") else { continue }
+                        try Style.parseProperties(gc, group: group, layerType: layer.type, allowVisibility: false) { p, e in layer.set(p, e) }
+                    }
+                    if apply { layers[k] = layer }
+                }
+            }
+            if let sc = try pc.member("sky") {
+                var s = sky ?? StyleSky()
+                try Style.parseProperties(sc, group: .sky, layerType: nil) { p, e in s.set(p, e) }
+                if apply { sky = s }
+            }
+        }
+        self.layers = layers
+        self.sky = sky
+    }
+
+    /// The layer with this id.
+    public func layer(id: String) -> StyleLayer? { layers.first { $0.id == id } }
+
+    /// The index in ``sources`` of the source with this id.
+    public func sourceIndex(id: String) -> Int? { sources.firstIndex { $0.id == id } }
+
+    // MARK: parsing helpers
+
+    static func parseSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
+        try c.rejectUnknownKeys(["type", "data", "promoteId", "generateId", "attribution", "maxzoom", "tolerance", "buffer"])
+        let typeCursor = try c.required("type")
+        let type = try typeCursor.string()
+        guard type == "geojson" else { throw typeCursor.error("unsupported source type '\(type)' (supported: geojson)") }
+        let dc = try c.required("data")
+        let (line, column) = lineAndColumn(of: dc.node.offset, in: dc.document.bytes)
+        let location = InputError(file: dc.document.file, line: line, column: column, path: dc.path, message: "")
+        let data: StyleSource.Data
+        if dc.isString {
+            let s = try dc.string()
+            if s.hasPrefix("builtin:") {
+                data = .builtin(String(s.dropFirst("builtin:".count)))
+            } else if s.hasPrefix("/") {
+                data = .file(s)
+            } else {
+                guard !s.isEmpty else { throw dc.error("empty data path") }
+                data = .file(Style.directory(of: styleFile) + s)
+            }
+        } else if dc.isObject {
+            data = .inline(try GeoJSON.parse(dc))
+        } else {
+            throw dc.error("expected a GeoJSON object, a file path or builtin:NAME, found \(dc.node.typeDescription)")
+        }
+        let promoteId: String? = try c.member("promoteId")?.string()
+        let generateId = try c.member("generateId")?.bool() ?? false
+        return StyleSource(id: id, data: data, promoteId: promoteId, generateId: generateId,
+                           attribution: try c.member("attribution")?.string(), dataLocation: location)
+    }
+
+    /// The folder of a path, with a trailing "/" ("" for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
+    }
+
+    static let layerKeys: Set<String> = ["id", "type", "source", "filter", "minzoom", "maxzoom", "layout", "paint", "metadata"]
+
+    static func parseLayer(_ id: String, _ c: JSONCursor, sources: [StyleSource]) throws(InputError) -> StyleLayer {
+        for (key, value) in try c.members() where !layerKeys.contains(key) {
+            if key == "source-layer" { throw value.error("'source-layer' is not supported (sources are GeoJSON)") }
+            throw value.error("unknown layer field '\(key)' (known: \(layerKeys.sorted().joined(separator: ", ")))")
+        }
+        let tc = try c.required("type")
+        let typeName = try tc.string()
+        guard let type = LayerType(rawValue: typeName) else {
+            throw tc.error("unknown layer type '\(typeName)' (supported: \(LayerType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        var source: String?
+        var sourceIndex: Int?
+        if type == .background {
+            if let s = try c.member("source") { throw s.error("a background layer takes no source") }
+            if let f = try c.member("filter") { throw f.error("a background layer takes no filter") }
+        } else {
+            let sc = try c.required("source")
+            let s = try sc.string()
+            guard let k = sources.firstIndex(where: { $0.id == s }) else {
+                throw sc.error("unknown source '\(s)' (defined: \(sources.map(\.id).joined(separator: ", ")))")
+            }
+            source = s
+            sourceIndex = k
+        }
+        let filter = try c.member("filter").map { (f) throws(InputError) in try ExpressionCompiler.compileFilter(f) }
+        let minZoom = try c.member("minzoom")?.double(in: 0...24, what: "minzoom") ?? 0
+        let maxZoom = try c.member("maxzoom")?.double(in: 0...24, what: "maxzoom") ?? 24.000001
+        if let mc = try c.member("maxzoom"), maxZoom <= minZoom { throw mc.error("maxzoom must be greater than minzoom") }
+        var visible = true
+        if let layout = try c.member("layout"), let v = try layout.member("visibility") {
+            let s = try v.string()
+            guard s == "visible" || s == "none" else { throw v.error("visibility must be \"visible\" or \"none\", found '\(s)'") }
+            visible = s == "visible"
+        }
+        var layer = StyleLayer(id: id, type: type, source: source, sourceIndex: sourceIndex, filter: filter,
+                               minZoom: minZoom, maxZoom: maxZoom, isVisible: visible)
+        if let layout = try c.member("layout") {
+            try parseProperties(layout, group: .layout, layerType: type, allowVisibility: true) { p, e in layer.set(p, e) }
+        }
+        if let paint = try c.member("paint") {
+            try parseProperties(paint, group: .paint, layerType: type) { p, e in layer.set(p, e) }
+        }
+        return layer
+    }
+
+    /// Parses the members of a `paint`, `layout` or `sky` object in document order.
+    static func parseProperties(_ c: JSONCursor, group: StyleProperty.Group, layerType: LayerType?, allowVisibility: Bool = false,
+                                _ set: (StyleProperty, StyleExpression) -> Void) throws(InputError) {
+        for (key, value) in try c.members() {
+            if key == "visibility" && group == .layout {
+                if allowVisibility { continue }
+                throw value.error("visibility cannot be changed by a preset")
+            }
+            guard let p = StyleProperty(name: key), p.layerType == layerType, p.group == group else {
+                throw value.error(unknownPropertyMessage(key, group: group, layerType: layerType))
+            }
+            set(p, try ExpressionCompiler.compileProperty(value, p))
+        }
+    }
+
+    static func unknownPropertyMessage(_ key: String, group: StyleProperty.Group, layerType: LayerType?) -> String {
+        let where_ = group == .sky ? "sky" : "\(group == .paint ? "paint" : "layout") of a \(layerType?.rawValue ?? "") layer"
+        if let p = StyleProperty(name: key), p.layerType == layerType {
+            return "unknown property: \(key) is a \(p.group == .paint ? "paint" : "layout") property, not a \(group == .paint ? "paint" : "layout") property"
+        }
+        let known = StyleProperty.names(for: layerType, group: group)
+        if let near = known.min(by: { editDistance($0, key) < editDistance($1, key) }), editDistance(near, key) <= 3 {
+            return "unknown property (did you mean \(near)?) in the \(where_)"
+        }
+        return "unknown property in the \(where_) (known: \(known.joined(separator: ", ")))"
+    }
+
+    /// Levenshtein distance, for "did you mean" hints.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var prev = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var cur = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...max(y.count, 1) where !y.isEmpty {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return prev[y.count]
+    }
+}

@@ -1,0 +1,160 @@
+import FlybyData
+
+/// A source of a loaded style: its features projected, indexed and simplified, and their ids.
+public struct LoadedSource: Sendable {
+    public let id: String
+    /// Projected geometry, bounding boxes, the spatial index and simplification levels.
+    public let data: ProjectedSource
+    /// The id of each feature for feature-state: the `promoteId` property, else the GeoJSON
+    /// `id`, else (with `generateId`) the feature's index; nil when it has none.
+    public let featureIDs: [PropertyValue?]
+    let indexByID: [PropertyValue: Int]
+
+    init(id: String, data: ProjectedSource, promoteId: String?, generateId: Bool) {
+        self.id = id
+        self.data = data
+        var ids: [PropertyValue?] = []
+        var byID: [PropertyValue: Int] = [:]
+        for (k, f) in data.features.enumerated() {
+            var fid: PropertyValue?
+            if let promoteId, let v = f.properties[promoteId], !v.isNull { fid = v } else if let v = f.id { fid = v } else if generateId { fid = .number(Double(k)) }
+            ids.append(fid)
+            if let fid, byID[fid] == nil { byID[fid] = k }
+        }
+        featureIDs = ids
+        indexByID = byID
+    }
+
+    /// The index of the (first) feature with this id.
+    public func featureIndex(id: PropertyValue) -> Int? { indexByID[id] }
+
+    /// What expressions read for feature `index`, with its state from `states`.
+    public func context(feature index: Int, states: FeatureStateStore) -> FeatureContext {
+        let state = featureIDs[index].map { states.state(source: id, feature: $0) } ?? PropertyMap()
+        return FeatureContext(properties: data.features[index].properties, state: state, kind: data.kinds[index])
+    }
+}
+
+/// Feature state set at run time (e.g. `select: true` on a clicked country), keyed by source id
+/// and feature id, read by the `feature-state` expression.
+public struct FeatureStateStore: Sendable {
+    var states: [String: [PropertyValue: FeatureState]] = [:]
+
+    public init() {}
+
+    /// Sets `key` to `value` in the state of a feature (`.null` removes the key).
+    public mutating func set(_ key: String, _ value: PropertyValue, source: String, feature: PropertyValue) {
+        var state = states[source]?[feature] ?? PropertyMap()
+        state.entries.removeAll { $0.key == key }
+        if !value.isNull { state.entries.append((key, value)) }
+        states[source, default: [:]][feature] = state.isEmpty ? nil : state
+    }
+
+    /// The state of a feature (empty when none was set).
+    public func state(source: String, feature: PropertyValue) -> FeatureState {
+        states[source]?[feature] ?? PropertyMap()
+    }
+
+    /// Removes every state of a source (or of all sources).
+    public mutating func removeAll(source: String? = nil) {
+        if let source { states[source] = nil } else { states.removeAll() }
+    }
+
+    /// True when no state is set at all (lets a renderer skip state lookups).
+    public var isEmpty: Bool { states.values.allSatisfy { $0.isEmpty } }
+}
+
+/// A style with its sources loaded.
+public struct LoadedStyle: Sendable {
+    public let style: Style
+    /// One per ``Style/sources`` entry, same order.
+    public let sources: [LoadedSource]
+
+    /// The source a layer draws (nil for `background`).
+    public func source(for layer: StyleLayer) -> LoadedSource? { layer.sourceIndex.map { sources[$0] } }
+
+    /// The style's default camera (for the viewport's `styleDefault` state).
+    public var camera: StyleCamera { style.camera }
+}
+
+/// Resolves style names and loads styles with their data.
+///
+/// A style spec is `world` or `city` (the built-in styles, `Resources/styles/NAME.json`),
+/// optionally followed by `:preset` (`world:night`), or a path to a style JSON file, optionally
+/// followed by `:preset` when the whole text is not itself a file. Parsed sources are cached by
+/// file, so presets of one style share their data.
+public struct StyleLoader: Sendable {
+    /// The built-in style names.
+    public static let builtinStyles = ["world", "city"]
+
+    var cache: [String: ProjectedSource] = [:]
+
+    public init() {}
+
+    /// Splits a spec into the style file (or built-in name) and the preset.
+    static func resolve(_ spec: String) throws(InputError) -> (file: String, builtin: Bool, preset: String?) {
+        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if builtinStyles.contains(parts[0]) {
+            return ("styles/\(parts[0]).json", true, parts.count > 1 ? parts[1] : nil)
+        }
+        if FileInput.isFile(spec) { return (spec, false, nil) }
+        if let colon = spec.lastIndex(of: ":") {
+            let file = String(spec[..<colon])
+            let preset = String(spec[spec.index(after: colon)...])
+            if FileInput.isFile(file), !preset.isEmpty, !preset.contains("/") { return (file, false, preset) }
+        }
+        if !spec.contains("/") && !spec.hasSuffix(".json") {
+            throw InputError(file: spec, message: "unknown style '\(spec)' (built-in styles: \(builtinStyles.joined(separator: ", ")); or give a path to a style JSON file)")
+        }
+        throw InputError(file: spec, message: "cannot read the style file (missing or not readable)")
+    }
+
+    /// Parses a style without loading its data (fast; for the default camera or validation).
+    public static func parseStyle(_ spec: String) throws(InputError) -> Style {
+        let (file, builtin, preset) = try resolve(spec)
+        let bytes = builtin ? try BuiltinData.bytes(file) : try FileInput.read(file)
+        return try Style.parse(bytes, file: builtin ? "builtin:\(file)" : file, preset: preset)
+    }
+
+    /// Loads a style and all its sources.
+    /// - Throws: ``InputError`` for a bad spec, a bad style, or a source file that cannot be read
+    ///   or parsed (named with the style's location of `data`).
+    public mutating func load(_ spec: String) throws(InputError) -> LoadedStyle {
+        try load(style: try StyleLoader.parseStyle(spec))
+    }
+
+    /// Loads the sources of a parsed style.
+    public mutating func load(style: Style) throws(InputError) -> LoadedStyle {
+        var loaded: [LoadedSource] = []
+        for s in style.sources {
+            let data: ProjectedSource
+            switch s.data {
+            case .inline(let fc):
+                data = ProjectedSource(fc)
+            case .builtin(let name):
+                let key = "builtin:\(name)"
+                if let hit = cache[key] { data = hit } else {
+                    guard BuiltinData.path(name) != nil else {
+                        var e = s.dataLocation
+                        e.message = "no built-in data named '\(name)'"
+                        throw e
+                    }
+                    data = ProjectedSource(try BuiltinData.geoJSON(name))
+                    cache[key] = data
+                }
+            case .file(let path):
+                if let hit = cache[path] { data = hit } else {
+                    guard FileInput.isFile(path) else {
+                        var e = s.dataLocation
+                        e.message = "cannot read the GeoJSON file '\(path)'"
+                        throw e
+                    }
+                    data = ProjectedSource(try GeoJSON.load(path: path))
+                    cache[path] = data
+                }
+            }
+            loaded.append(LoadedSource(id: s.id, data: data, promoteId: s.promoteId, generateId: s.generateId))
+        }
+        return LoadedStyle(style: style, sources: loaded)
+    }
+}
