@@ -110,7 +110,7 @@ enum SimBench {
             buffer.reserveCapacity(1 << 20)
             var frames = 0
             let t0 = seconds()
-            let runner = FlightRunner(script: script, startCamera: BuiltInStyles.defaultCamera(for: "world"))
+            let runner = FlightRunner(script: script, startCamera: CameraState(center: .init(latitude: 30, longitude: 10), zoom: 1.5))
             try? runner.run { r in
                 TraceWriter.appendFrame(r, to: &buffer)
                 frames += 1

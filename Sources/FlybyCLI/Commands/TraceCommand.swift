@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyRender
 
 /// `flyby trace FLIGHT [--out TRACE]`.
 enum TraceCommand {
@@ -24,20 +25,26 @@ enum TraceCommand {
     /// The whole trace of a script, as bytes.
     static func trace(_ script: FlightScript) throws -> [UInt8] {
         var bytes = TraceWriter.header(fps: script.fps, size: script.size, style: script.style)
-        let runner = FlightRunner(script: script, startCamera: BuiltInStyles.defaultCamera(for: script.style))
+        let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file))
         try runner.run { TraceWriter.appendFrame($0, to: &bytes) }
         return bytes
     }
 }
 
-/// Default cameras of the built-in styles (the styles' root cameras) until the renderer's style
-/// loader provides them; a style given as a path uses the world camera.
-enum BuiltInStyles {
-    static func defaultCamera(for style: String) -> CameraState {
-        let base = style.split(separator: ":").first.map(String.init) ?? style
-        switch base {
-        case "city": return CameraState(center: LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445), zoom: 15)
-        default: return CameraState(center: LocationCoordinate2D(latitude: 30, longitude: 10), zoom: 1.5)
-        }
+/// Finds a flight's style: built-in names as they are, file paths relative to the flight file.
+enum StyleResolver {
+    /// The style spec with a relative file path resolved against the flight file's folder.
+    static func resolve(_ style: String, relativeTo file: String) -> String {
+        let base = style.split(separator: ":", maxSplits: 1).first.map(String.init) ?? style
+        let isPath = base.contains("/") || base.hasSuffix(".json")
+        if StyleLoader.builtinStyles.contains(base) || style.hasPrefix("/") || !isPath { return style }
+        guard let slash = file.lastIndex(of: "/") else { return style }
+        return String(file[...slash]) + style
+    }
+
+    /// The style's root camera (CONTRACTS.md §2: a flight without `camera` starts there).
+    static func defaultCamera(for style: String, relativeTo file: String) throws -> CameraState {
+        let parsed = try StyleLoader.parseStyle(resolve(style, relativeTo: file))
+        return parsed.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
     }
 }

@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyData
 
 /// One layer of a style, with its properties compiled.
@@ -187,4 +188,16 @@ public struct StyleSource: Sendable {
     public let attribution: String?
     /// Where `data` is in the style, for errors found while loading it.
     let dataLocation: InputError
+}
+
+extension StyleCamera {
+    /// The style's root camera over a base camera (fields the style leaves out keep the base's).
+    public func applied(to base: CameraState) -> CameraState {
+        var c = base
+        if let center { c.center = LocationCoordinate2D(latitude: center.latitude, longitude: center.longitude) }
+        if let zoom { c.zoom = zoom }
+        if let bearing { c.bearing = bearing }
+        if let pitch { c.pitch = pitch }
+        return c
+    }
 }
