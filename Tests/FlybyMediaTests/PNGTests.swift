@@ -149,25 +149,37 @@ private func handMadePNG(width: Int, height: Int, depth: UInt8, colorType: UInt8
         #expect(throws: MediaError.invalidPNG("palette image without PLTE")) { try PNGDecoder.decode(noPalette) }
     }
 
-    /// Prints size and time for each filter/strategy on a 1280×720 map-like frame. Informative only;
-    /// run in release: `swift test -c release --filter PNGBenchmark`.
+    /// Prints size and median time for filter/strategy/level choices on a 1280×720 map-like frame.
+    /// Informative only (enabled by FLYBY_BENCH); run in release:
+    /// `FLYBY_BENCH=1 swift test -c release --filter 'FlybyMediaTests.PNGTests/pngBenchmark'`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["FLYBY_BENCH"] != nil))
     func pngBenchmark() throws {
-        let frame = mapLikeFrame(width: 1280, height: 720)
+        let (w, h) = (1280, 720)
+        let frame = mapLikeFrame(width: w, height: h)
         let clock = ContinuousClock()
-        for strategy in PNGEncoder.Strategy.allCases {
-            for filter in PNGEncoder.Filter.allCases {
-                for level in [1, 6] {
+        func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let t0 = clock.now
+                try body()
+                let d = clock.now - t0
+                times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            }
+            return times.sorted()[runs / 2]
+        }
+        let filterOnly = frame.withUnsafeBufferPointer { px in
+            median(15) { _ = PNGEncoder.filterImage(px, width: w, height: h, channels: 3, filter: .up) }
+        }
+        print("png convert+filter(up) only: median \(filterOnly) ms")
+        var size = 0
+        let defaultTime = try median(15) { size = try PNGEncoder().encode(pixels: frame, width: w, height: h).count }
+        print("png default (up, level 6, standard): \(size) bytes, median of 15 \(defaultTime) ms")
+        for strategy in [PNGEncoder.Strategy.standard, .filtered, .rle] {
+            for filter in PNGEncoder.Filter.allCases where filter != .average {
+                for level in [1, 6, 9] {
                     let encoder = PNGEncoder(compressionLevel: level, filter: filter, strategy: strategy)
-                    var times: [Double] = []
-                    var size = 0
-                    for _ in 0..<7 {
-                        let t0 = clock.now
-                        size = try encoder.encode(pixels: frame, width: 1280, height: 720).count
-                        let d = clock.now - t0
-                        times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
-                    }
-                    print("png \(strategy) \(filter) level \(level): \(size) bytes, median \(times.sorted()[3]) ms")
+                    let t = try median(7) { size = try encoder.encode(pixels: frame, width: w, height: h).count }
+                    print("png \(strategy) \(filter) level \(level): \(size) bytes, median \(t) ms")
                 }
             }
         }
