@@ -32,6 +32,7 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
     @Test(.enabled(if: ffmpegAvailable, "ffmpeg/ffprobe not installed"))
     func encodesTenFramesToH264() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/clip.mp4"
         let writer = try FFmpegWriter(path: path, width: 64, height: 48,
                                       options: .init(crf: 23, preset: "ultrafast", fps: (30, 1)))
@@ -52,6 +53,7 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
     @Test(.enabled(if: ffmpegAvailable, "ffmpeg not installed"))
     func encodesOddSizesAndGIF() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let mp4 = try FFmpegWriter(path: folder + "/odd.mp4", width: 33, height: 17, options: .init(preset: "ultrafast"))
         let gif = try FFmpegWriter(path: folder + "/anim.gif", width: 33, height: 17, options: .init(gifFPS: 20))
         #expect(gif.format == .gif)
@@ -69,6 +71,7 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
 
     @Test func missingFFmpegIsADistinctError() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: MediaError.ffmpegNotFound(searchPath: folder + "/nowhere:/nonexistent")) {
             _ = try FFmpegWriter(path: folder + "/x.mp4", width: 8, height: 8,
                                  options: .init(searchPath: folder + "/nowhere:/nonexistent"))
@@ -80,11 +83,13 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
     /// file (final or temporary) is left. Needs no real ffmpeg.
     @Test func ffmpegFailingMidwayReportsStderrAndLeavesNothing() throws {
         let tools = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: tools) }
         let fake = tools + "/ffmpeg"
         try "#!/bin/sh\nhead -c 1000 > /dev/null\necho 'first line' >&2\necho 'Error: disk on fire' >&2\nexit 1\n"
             .write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let writer = try FFmpegWriter(path: folder + "/out.mp4", width: 256, height: 256, options: .init(searchPath: tools))
         var caught: MediaError?
         do {
@@ -105,6 +110,7 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
     @Test(.enabled(if: ffmpegAvailable, "ffmpeg not installed"))
     func realFFmpegErrorIsReportedOnFinish() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let writer = try FFmpegWriter(path: folder + "/bad.mp4", width: 16, height: 16,
                                       options: .init(preset: "no-such-preset"))
         do {

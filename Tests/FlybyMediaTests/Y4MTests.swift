@@ -64,6 +64,7 @@ import Testing
 
     @Test func fileHasHeaderAndFramesAndAppearsOnlyOnFinish() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/out.y4m"
         let writer = try Y4MWriter(path: path, width: 6, height: 4, fps: (30, 1))
         for i in 0..<3 { try writer.write(frame: [UInt32](repeating: 0xFF10_2030, count: 24), index: i) }
@@ -79,6 +80,7 @@ import Testing
 
     @Test func cancelledOrFailedWritesLeaveNothing() throws {
         let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let writer = try Y4MWriter(path: folder + "/x.y4m", width: 2, height: 2)
         #expect(throws: MediaError.self) { try writer.write(frame: [0, 0, 0], index: 0) }
         writer.cancel()
