@@ -149,6 +149,31 @@ private func handMadePNG(width: Int, height: Int, depth: UInt8, colorType: UInt8
         #expect(throws: MediaError.invalidPNG("palette image without PLTE")) { try PNGDecoder.decode(noPalette) }
     }
 
+    /// Seeded random corruption of a valid PNG, with chunk CRCs repaired so the damage reaches the
+    /// header, zlib and filter code: decoding may fail but must never trap.
+    @Test func corruptedPNGsNeverTrap() throws {
+        let good = try PNGEncoder(filter: .paeth).encode(pixels: mapLikeFrame(width: 48, height: 32), width: 48, height: 32)
+        var rng = SplitMix64(state: 99)
+        var failures = 0
+        for _ in 0..<300 {
+            var png = good
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                png[8 + Int(rng.next() % UInt64(png.count - 8))] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            // Repair every chunk's CRC (lengths may now be garbage: stop at the first bad one).
+            var i = 8
+            while i + 12 <= png.count {
+                let length = Int(png[i..<i + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+                guard length <= png.count - i - 12 else { break }
+                let crc = referenceCRC32(png[(i + 4)..<(i + 8 + length)])
+                for k in 0..<4 { png[i + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
+                i += 12 + length
+            }
+            do { _ = try PNGDecoder.decode(png) } catch { failures += 1 }
+        }
+        #expect(failures > 0)
+    }
+
     /// Prints size and median time for filter/strategy/level choices on a 1280×720 map-like frame.
     /// Informative only (enabled by FLYBY_BENCH); run in release:
     /// `FLYBY_BENCH=1 swift test -c release --filter 'FlybyMediaTests.PNGTests/pngBenchmark'`.

@@ -92,6 +92,11 @@ public enum PNGDecoder {
         if header.colorType == 3 && palette.isEmpty { throw .invalidPNG("palette image without PLTE") }
 
         let rowBytes = (header.width * header.bitsPerPixel + 7) / 8
+        // Deflate expands at most 1032:1; reject before allocating for a header that lies about its size.
+        let needed = header.height * (rowBytes + 1)
+        guard needed / 1032 <= data.count else {
+            throw .invalidPNG("image data is truncated: \(data.count) compressed bytes cannot hold \(needed) bytes")
+        }
         let inflated = try withBytes(data) { raw throws(MediaError) in
             try zlibInflate(raw, outputCount: header.height * (rowBytes + 1))
         }

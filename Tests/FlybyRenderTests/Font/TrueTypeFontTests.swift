@@ -173,6 +173,28 @@ func signedArea(_ polygon: [SIMD2<Float>]) -> Float {
         }
     }
 
+    @Test func selfReferencingCompositeIsAnErrorNotARecursionCrash() throws {
+        var data = bytes
+        let glyph = dejaVu.glyphID(for: "Ä")
+        #expect(try dejaVu.isComposite(glyph))
+        // The first component's glyph index sits 12 bytes into the glyph record.
+        let at = dejaVu.glyf.start + Int(dejaVu.glyphOffsets[Int(glyph)]) + 12
+        data[at] = UInt8(glyph >> 8)
+        data[at + 1] = UInt8(glyph & 0xFF)
+        let looped = try TrueTypeFont(data: data, name: "loop.ttf")
+        #expect(throws: FontError.self) { _ = try looped.outline(of: glyph, pixelSize: 16) }
+        do {
+            _ = try looped.contours(of: glyph)
+        } catch {
+            #expect(error.message.contains("nests deeper"), "\(error)")
+        }
+    }
+
+    @Test func badPixelSizeIsAnError() {
+        #expect(throws: FontError.self) { _ = try dejaVu.outline(of: "A" as Unicode.Scalar, pixelSize: .nan) }
+        #expect(throws: FontError.self) { _ = try dejaVu.outline(of: "A" as Unicode.Scalar, pixelSize: 0) }
+    }
+
     @Test func outOfRangeGlyphIsAnError() {
         #expect(throws: FontError.self) { _ = try dejaVu.contours(of: GlyphID(dejaVu.glyphCount)) }
         #expect(dejaVu.advanceWidth(of: GlyphID.max) == 0)

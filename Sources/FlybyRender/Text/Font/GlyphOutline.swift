@@ -52,6 +52,9 @@ extension TrueTypeFont {
     ///     (default 0.2 px, below what anti-aliasing shows).
     /// - Throws: ``FontError`` if the glyph data is malformed.
     public func outline(of glyph: GlyphID, pixelSize: Float, tolerance: Float = 0.2) throws(FontError) -> GlyphOutline {
+        guard pixelSize.isFinite, pixelSize > 0, tolerance.isFinite, tolerance > 0 else {
+            throw FontError(font: name, message: "pixel size \(pixelSize) and tolerance \(tolerance) must be positive and finite")
+        }
         let raw = try contours(of: glyph)
         let s = scale(forPixelSize: pixelSize)
         return GlyphOutline(contours: GlyphFlattener.flatten(raw, scale: SIMD2(s, -s), tolerance: tolerance),
@@ -99,7 +102,8 @@ enum GlyphFlattener {
             func quadTo(_ c: SIMD2<Float>, _ p: SIMD2<Float>) {
                 let d = current - 2 * c + p
                 let deviation = (d * d).sum().squareRoot()
-                let n = min(maxSegmentsPerCurve, max(1, Int((deviation / (4 * tol)).squareRoot().rounded(.up))))
+                let q = (deviation / (4 * tol)).squareRoot().rounded(.up)
+                let n = q.isFinite ? min(maxSegmentsPerCurve, max(1, Int(min(q, Float(maxSegmentsPerCurve))))) : maxSegmentsPerCurve
                 let p0 = current
                 for i in 1...n {
                     let t = Float(i) / Float(n), u = 1 - t

@@ -41,12 +41,16 @@ extension TrueTypeFont {
     static let maxCompositeDepth = 8
     /// The most points one resolved glyph may have.
     static let maxGlyphPoints = 1 << 16
+    /// The most points plus components read while resolving one glyph, shared by every level of a
+    /// composite, so a hostile font cannot make resolution take exponential time.
+    static let maxGlyphWork = 1 << 18
 
     /// The stored outline of `glyph`, composites resolved, in font units (y up).
     /// - Throws: ``FontError`` if the glyph's data is malformed or `glyph` is out of range.
     public func contours(of glyph: GlyphID) throws(FontError) -> GlyphContours {
         var result = GlyphContours()
-        try appendContours(of: glyph, depth: 0, into: &result)
+        var budget = TrueTypeFont.maxGlyphWork
+        try appendContours(of: glyph, depth: 0, budget: &budget, into: &result)
         return result
     }
 
@@ -65,20 +69,29 @@ extension TrueTypeFont {
         return try glyf.slice(start, end - start, tag: "glyf (glyph \(glyph))")
     }
 
-    private func appendContours(of glyph: GlyphID, depth: Int, into out: inout GlyphContours) throws(FontError) {
+    private func appendContours(of glyph: GlyphID, depth: Int, budget: inout Int,
+                                into out: inout GlyphContours) throws(FontError) {
         guard let g = try glyphTable(glyph) else { return }
         let contourCount = Int(try g.i16(0))
         if contourCount >= 0 {
-            try appendSimple(g, contourCount: contourCount, into: &out)
+            try appendSimple(g, contourCount: contourCount, budget: &budget, into: &out)
         } else {
             guard depth < TrueTypeFont.maxCompositeDepth else {
                 throw FontError(font: name, message: "composite glyph \(glyph) nests deeper than \(TrueTypeFont.maxCompositeDepth) levels (a loop?)")
             }
-            try appendComposite(g, depth: depth, into: &out)
+            try appendComposite(g, depth: depth, budget: &budget, into: &out)
         }
     }
 
-    private func appendSimple(_ g: FontTable, contourCount: Int, into out: inout GlyphContours) throws(FontError) {
+    private func spend(_ amount: Int, _ budget: inout Int, _ g: FontTable) throws(FontError) {
+        budget -= amount
+        guard budget >= 0 else {
+            throw FontError(font: name, message: "table '\(g.tag)': composite glyph needs more than \(TrueTypeFont.maxGlyphWork) points and components")
+        }
+    }
+
+    private func appendSimple(_ g: FontTable, contourCount: Int, budget: inout Int,
+                              into out: inout GlyphContours) throws(FontError) {
         guard contourCount > 0 else { return }
         var ends: [Int] = []
         for i in 0..<contourCount {
@@ -87,6 +100,7 @@ extension TrueTypeFont {
             ends.append(end)
         }
         let pointCount = ends[ends.count - 1]
+        try spend(pointCount, &budget, g)
         guard out.points.count + pointCount <= TrueTypeFont.maxGlyphPoints else {
             throw FontError(font: name, message: "table '\(g.tag)': more than \(TrueTypeFont.maxGlyphPoints) points")
         }
@@ -127,13 +141,15 @@ extension TrueTypeFont {
         out.contourEnds += ends.map { $0 + base }
     }
 
-    private func appendComposite(_ g: FontTable, depth: Int, into out: inout GlyphContours) throws(FontError) {
+    private func appendComposite(_ g: FontTable, depth: Int, budget: inout Int,
+                                 into out: inout GlyphContours) throws(FontError) {
         var p = 10
         var flags: UInt16
         repeat {
             flags = try g.u16(p)
             let component = try g.u16(p + 2)
             p += 4
+            try spend(1, &budget, g)
             let arg1: Int, arg2: Int
             if flags & argsAreWords != 0 {
                 if flags & argsAreXYValues != 0 {
@@ -162,7 +178,7 @@ extension TrueTypeFont {
             }
 
             var child = GlyphContours()
-            try appendContours(of: component, depth: depth + 1, into: &child)
+            try appendContours(of: component, depth: depth + 1, budget: &budget, into: &child)
             for i in child.points.indices {
                 let q = child.points[i]
                 child.points[i] = SIMD2(a * q.x + c * q.y, b * q.x + d * q.y)

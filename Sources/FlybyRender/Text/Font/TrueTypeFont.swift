@@ -244,7 +244,7 @@ struct CharacterMap: Sendable {
             try table.check(16, 12 * count)
             for i in 0..<count {
                 let g = Group(start: try table.u32(16 + 12 * i), end: try table.u32(20 + 12 * i), glyph: try table.u32(24 + 12 * i))
-                guard g.start <= g.end, g.start >= (groups.last.map { $0.end + 1 } ?? 0) else {
+                guard g.start <= g.end, UInt64(g.start) >= (groups.last.map { UInt64($0.end) + 1 } ?? 0) else {
                     throw FontError(font: cmap.font, message: "table 'cmap' format 12 group \(i) is out of order")
                 }
                 groups.append(g)
@@ -274,7 +274,7 @@ struct CharacterMap: Sendable {
                 if groups[mid].end < c { lo = mid + 1 } else { hi = mid }
             }
             guard lo < groups.count, groups[lo].start <= c else { return 0 }
-            let glyph = groups[lo].glyph + (c - groups[lo].start)
+            let glyph = UInt64(groups[lo].glyph) + UInt64(c - groups[lo].start)
             return glyph <= 0xFFFF ? GlyphID(glyph) : 0
         }
         guard c <= 0xFFFF else { return 0 }
