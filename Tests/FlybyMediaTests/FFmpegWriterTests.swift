@@ -36,6 +36,8 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
         let path = folder + "/clip.mp4"
         let writer = try FFmpegWriter(path: path, width: 64, height: 48,
                                       options: .init(crf: 23, preset: "ultrafast", fps: (30, 1)))
+        // 1 MiB unless the system's pipe-max-size is lower.
+        #expect(writer.pipeCapacity >= 65536)
         for i in 0..<10 { try writer.write(frame: gradientFrame(i, width: 64, height: 48), index: i) }
         #expect(!FileManager.default.fileExists(atPath: path))
         try writer.finish()
@@ -122,5 +124,40 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
             #expect(!tail.isEmpty)
         }
         #expect(folderContents(folder).isEmpty)
+    }
+
+    /// Throughput of 1280×720 frames into libx264 veryfast (opt-in: FLYBY_BENCH, release build).
+    @Test(.enabled(if: ffmpegAvailable && ProcessInfo.processInfo.environment["FLYBY_BENCH"] != nil))
+    func ffmpegThroughputBenchmark() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (w, h) = (1280, 720)
+        let frame = mapLikeFrame(width: w, height: h)
+        for preset in ["ultrafast", "veryfast"] {
+            let writer = try FFmpegWriter(path: folder + "/\(preset).mp4", width: w, height: h, options: .init(preset: preset))
+            print("ffmpeg pipe capacity: \(writer.pipeCapacity) bytes")
+            let clock = ContinuousClock()
+            let t0 = clock.now
+            for i in 0..<120 {
+                // Scroll the frame so the encoder sees motion.
+                let shifted = Array(frame[(i * 4)...] + frame[..<(i * 4)])
+                try writer.write(frame: shifted, index: i)
+            }
+            try writer.finish()
+            let d = clock.now - t0
+            let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/\(preset).mp4")[.size] as? Int) ?? 0
+            print("ffmpeg \(preset) 1280x720 x120: \(String(format: "%.1f", 120 / seconds)) fps, \(size) bytes")
+        }
+        var out: [UInt8] = []
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<15 {
+            let t0 = clock.now
+            frame.withUnsafeBufferPointer { Y4MWriter.convert($0, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &out) }
+            let d = clock.now - t0
+            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+        }
+        print("y4m convert 1280x720 C420jpeg: median \(times.sorted()[7]) ms")
     }
 }

@@ -18,24 +18,25 @@
 /// zlib build), never on time or memory addresses.
 ///
 /// **Choice of defaults** (measured on a synthetic 1280×720 map-like frame — flat fills, blocks,
-/// anti-aliased diagonal roads, a noisy label strip — release build, 2-core VM at load 5–6, medians;
-/// `FLYBY_BENCH=1 swift test -c release --filter 'FlybyMediaTests.PNGTests/pngBenchmark'`):
+/// anti-aliased diagonal roads, a noisy label strip — release build, 2-core VM shared with other
+/// jobs at load average 5–7, so times are ranges of medians over three runs;
+/// `FLYBY_BENCH=1 swift test -c release --no-parallel --filter pngBenchmark`):
 ///
 /// | filter, level | bytes | ms |
 /// | --- | --- | --- |
-/// | none, 6 | 31 013 | 66 |
-/// | sub, 6 | 28 109 | 77 |
-/// | **up, 6 (default)** | **20 193** | **68** |
-/// | paeth, 6 | 21 482 | 75 |
-/// | adaptive (min. sum of abs.), 6 | 27 417 | 154 |
-/// | up, 1 | 37 870 | 37 |
-/// | up, 9 | 19 522 | 162 |
+/// | none, 6 | 31 013 | 31–44 |
+/// | sub, 6 | 28 109 | 31–34 |
+/// | **up, 6 (default)** | **20 193** | **18–46** |
+/// | paeth, 6 | 21 482 | 40–60 |
+/// | adaptive (min. sum of abs.), 6 | 27 417 | 48–97 |
+/// | up, 1 | 37 870 | 7–23 |
+/// | up, 9 | 19 522 | 56–105 |
 ///
 /// Map frames are dominated by flat areas and long horizontal runs, where *Up* turns whole rows
-/// into zeros; the classic adaptive heuristic picks worse filters here at twice the cost. Converting
-/// and filtering take about 1.7 ms of the total; deflate is the rest. For long frame sequences,
-/// level 1 halves the time for about 1.9× the bytes. `Z_FILTERED` and `Z_RLE` strategies were not
-/// better (RLE: 5× larger files).
+/// into zeros; the classic adaptive heuristic picks worse filters here at about twice the cost.
+/// Converting and filtering take 0.7–1.9 ms; deflate is the rest. For long frame sequences,
+/// level 1 is 2–3× faster for about 1.9× the bytes. The `Z_FILTERED` strategy was within noise
+/// (slightly larger); `Z_RLE` gave 5× larger files.
 public struct PNGEncoder: Sendable {
     /// The PNG row filter (PNG §9.2). `adaptive` tries all five per row and keeps the one with the
     /// smallest sum of absolute signed byte values (the heuristic suggested in PNG §12.8).

@@ -142,6 +142,11 @@ public final class FFmpegWriter: FrameSink {
         cancel()
     }
 
+    /// The capacity of the pipe into ffmpeg in bytes (`F_GETPIPE_SZ`), or -1 once it is closed.
+    public var pipeCapacity: Int {
+        pipeFD >= 0 ? Int(fcntl(pipeFD, 1032 /* F_GETPIPE_SZ */)) : -1
+    }
+
     /// The ffmpeg command-line arguments (without the program name).
     static func arguments(width: Int, height: Int, format: Format, options: Options, output: String) -> [String] {
         #if _endian(little)
