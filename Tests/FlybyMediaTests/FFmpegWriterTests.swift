@@ -71,6 +71,44 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
         #expect(String(decoding: head, as: UTF8.self) == "GIF89a")
     }
 
+    /// Our Y4M is read by ffprobe as 4:2:0 raw video with the right size and frame count, and our
+    /// BT.601/BT.709 conversion agrees with ffmpeg's own (swscale) within ±1 on solid 2×2 blocks.
+    @Test(.enabled(if: ffmpegAvailable, "ffmpeg/ffprobe not installed"))
+    func y4mMatchesFFmpegsConversion() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let colours: [UInt32] = [0xFFFF_0000, 0xFF00_FF00, 0xFF00_00FF, 0xFFFF_FFFF, 0xFF00_0000, 0xFF80_4020, 0xFF33_99CC, 0xFFEE_EAE2]
+        let (w, h) = (2 * colours.count, 2)
+        let frame = (0..<(w * h)).map { colours[($0 % w) / 2] }
+        let env = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let ffmpeg = try #require(FFmpegWriter.findExecutable("ffmpeg", searchPath: env))
+        let ffprobe = try #require(FFmpegWriter.findExecutable("ffprobe", searchPath: env))
+        let raw = folder + "/in.bgra"
+        try frame.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: raw)) }
+        for (matrix, name) in [(Y4MWriter.Matrix.bt601, "bt601"), (.bt709, "bt709")] {
+            let yuv = folder + "/\(name).yuv"
+            _ = try run(ffmpeg, ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(w)x\(h)", "-i", raw,
+                                 "-vf", "scale=out_color_matrix=\(name):out_range=tv:flags=accurate_rnd+full_chroma_int",
+                                 "-pix_fmt", "yuv420p", "-f", "rawvideo", yuv])
+            let theirs = [UInt8](try #require(FileManager.default.contents(atPath: yuv)))
+            var ours: [UInt8] = []
+            frame.withUnsafeBufferPointer { Y4MWriter.convert($0, width: w, height: h, chroma: .c420jpeg, matrix: matrix, into: &ours) }
+            #expect(theirs.count == ours.count)
+            let worst = zip(theirs, ours).map { abs(Int($0) - Int($1)) }.max() ?? 99
+            #expect(worst <= 1, "\(name): ours \(ours) vs ffmpeg \(theirs)")
+
+            let path = folder + "/\(name).y4m"
+            let writer = try Y4MWriter(path: path, width: w, height: h, fps: (25, 1), matrix: matrix)
+            for i in 0..<7 { try writer.write(frame: frame, index: i) }
+            try writer.finish()
+            let probe = try run(ffprobe, ["-v", "error", "-count_frames", "-show_entries",
+                                          "stream=codec_name,pix_fmt,width,height,nb_read_frames",
+                                          "-of", "default=noprint_wrappers=1", path])
+            #expect(probe.contains("codec_name=rawvideo") && probe.contains("nb_read_frames=7"), "\(probe)")
+            #expect(probe.contains("pix_fmt=yuvj420p") || probe.contains("pix_fmt=yuv420p"), "\(probe)")
+        }
+    }
+
     @Test func missingFFmpegIsADistinctError() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

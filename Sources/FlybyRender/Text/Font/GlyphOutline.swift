@@ -4,8 +4,10 @@
 /// Quadratic Bézier segments are flattened to line segments so that no point of the curve is
 /// farther than the tolerance from the polygon (see ``TrueTypeFont/outline(of:pixelSize:tolerance:)``).
 /// Each contour is implicitly closed: its last point connects back to its first, which is not
-/// repeated. TrueType outer contours run clockwise in y-up font units, which is counter-clockwise
-/// on screen; fill with the non-zero rule.
+/// repeated. As in the font, outer contours run clockwise as seen on screen and holes
+/// counter-clockwise (the shoelace area Σ(xᵢ·yᵢ₊₁ − xᵢ₊₁·yᵢ)/2 of an outer contour is positive in
+/// these y-down coordinates); fill with the non-zero rule. Overlapping contours (common in
+/// composites) are fine under non-zero.
 public struct GlyphOutline: Sendable, Equatable {
     /// Closed polygons, pixels, y down, relative to the pen position on the baseline.
     public var contours: [[SIMD2<Float>]]
