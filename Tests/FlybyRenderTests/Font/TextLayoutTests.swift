@@ -135,4 +135,15 @@ import Testing
         #expect(cache.count == 2)
         #expect(first == (try dejaVu.outline(of: a, pixelSize: 14)))
     }
+
+    @Test func placedOutlinesSitInsideTheBlock() throws {
+        var cache = GlyphCache(font: dejaVu)
+        let block = dejaVu.layout("Töölö Bay", pixelSize: 20)
+        let outlines = try cache.placedOutlines(of: block, pixelSize: 20, at: SIMD2(100, 50))
+        #expect(outlines.count == 8)  // nine characters, one space
+        for o in outlines {
+            #expect(o.boundsMin.x >= 100 - 1 && o.boundsMax.x <= 100 + block.size.x + 1)
+            #expect(o.boundsMin.y >= 50 - 1 && o.boundsMax.y <= 50 + block.size.y + 1)
+        }
+    }
 }

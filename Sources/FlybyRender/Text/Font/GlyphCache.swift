@@ -33,3 +33,24 @@ public struct GlyphCache: Sendable {
         return outline
     }
 }
+
+extension GlyphCache {
+    /// The outlines of every glyph of a laid-out block, each moved to its position plus `origin`
+    /// (pixels, y down), ready to fill. Blank glyphs (spaces) are left out.
+    /// - Parameters:
+    ///   - block: text laid out by ``TrueTypeFont/layout(_:pixelSize:maxWidth:lineHeight:letterSpacing:justification:balanced:)``
+    ///     with this cache's font.
+    ///   - pixelSize: the pixel size the block was laid out at.
+    ///   - origin: where the block's top-left corner goes.
+    public mutating func placedOutlines(of block: TextBlock, pixelSize: Float,
+                                        at origin: SIMD2<Float> = .zero) throws(FontError) -> [GlyphOutline] {
+        var result: [GlyphOutline] = []
+        for line in block.lines {
+            for glyph in line.glyphs {
+                let outline = try outline(glyph.glyph, pixelSize: pixelSize)
+                if !outline.isEmpty { result.append(outline.translated(by: glyph.position + origin)) }
+            }
+        }
+        return result
+    }
+}
