@@ -1,0 +1,78 @@
+/// A destination for a sequence of rendered frames: a PNG folder, a Y4M file or an ffmpeg encode.
+///
+/// Frames are premultiplied ARGB (`0xAARRGGBB`), row-major, top row first, all of the size the sink
+/// was created with. Call ``finish()`` after the last frame to make the output visible; call
+/// ``cancel()`` (or drop the sink without finishing) to leave nothing behind.
+public protocol FrameSink: AnyObject {
+    /// Writes one frame. `index` is the absolute frame index (the PNG folder names files after it;
+    /// streams ignore it and take frames in call order).
+    func write(frame: UnsafeBufferPointer<UInt32>, index: Int) throws(MediaError)
+    /// Completes the output (flush, close, rename into place).
+    func finish() throws(MediaError)
+    /// Abandons the output and removes any temporary file. Safe to call more than once.
+    func cancel()
+}
+
+extension FrameSink {
+    /// Writes one frame given as an array. See ``write(frame:index:)``.
+    public func write(frame: [UInt32], index: Int) throws(MediaError) {
+        var result: Result<Void, MediaError> = .success(())
+        frame.withUnsafeBufferPointer { buffer in
+            result = Result { () throws(MediaError) in try write(frame: buffer, index: index) }
+        }
+        try result.get()
+    }
+}
+
+/// Checks that a frame has `width × height` pixels.
+func checkFrame(_ frame: UnsafeBufferPointer<UInt32>, width: Int, height: Int) throws(MediaError) {
+    guard frame.count == width * height else {
+        throw .invalidArgument("frame has \(frame.count) pixels, expected \(width)×\(height) = \(width * height)")
+    }
+}
+
+/// Writes each frame as `frame-NNNNNN.png` in a folder, numbered by absolute frame index
+/// (CONTRACTS.md §1: `flyby play … --out DIR`). Each file is written atomically.
+public final class PNGFolderWriter: FrameSink {
+    /// The output folder (created, with its parents, if missing).
+    public let directory: String
+    /// Frame size in pixels.
+    public let width: Int, height: Int
+    /// The encoder used for every frame.
+    public var encoder: PNGEncoder
+
+    /// Creates the folder if needed.
+    public init(directory: String, width: Int, height: Int, encoder: PNGEncoder = PNGEncoder()) throws(MediaError) {
+        guard width > 0, height > 0 else { throw .invalidArgument("frame size \(width)×\(height) must be positive") }
+        self.directory = directory
+        self.width = width
+        self.height = height
+        self.encoder = encoder
+        try AtomicFileWriter.makeDirectories(directory)
+    }
+
+    /// `frame-000042.png` for index 42: six digits, zero-padded, more digits past 999999.
+    public static func fileName(frameIndex: Int) -> String {
+        precondition(frameIndex >= 0, "frame index must not be negative")
+        let digits = String(frameIndex)
+        return "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
+    }
+
+    /// The full path of frame `index`.
+    public func path(frameIndex: Int) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + PNGFolderWriter.fileName(frameIndex: frameIndex)
+    }
+
+    public func write(frame: UnsafeBufferPointer<UInt32>, index: Int) throws(MediaError) {
+        guard index >= 0 else { throw .invalidArgument("frame index \(index) is negative") }
+        try checkFrame(frame, width: width, height: height)
+        let png = try encoder.encode(pixels: frame, width: width, height: height)
+        try AtomicFileWriter.write(png, to: path(frameIndex: index))
+    }
+
+    /// Nothing to do: every frame file is complete when ``write(frame:index:)`` returns.
+    public func finish() throws(MediaError) {}
+
+    /// Nothing to remove: frame files already written stay (they are complete).
+    public func cancel() {}
+}
