@@ -77,6 +77,7 @@ public struct Track: Sendable, Equatable {
         Track.complete(&fixes)
         self.name = name
         self.fixes = fixes
+        self.typicalInterval = Track.median(of: fixes)
     }
 
     /// Fills missing courses and speeds (see the type's documentation).
@@ -119,7 +120,9 @@ public struct Track: Sendable, Equatable {
 
     /// The median time between consecutive fixes, seconds: the track's nominal fix interval
     /// (1 s for the drive, about 10 s for the TrafficSense traces, whatever their gaps).
-    public var typicalInterval: Double {
+    public let typicalInterval: Double
+
+    private static func median(of fixes: [Location]) -> Double {
         var gaps: [Double] = []
         gaps.reserveCapacity(fixes.count - 1)
         for i in 1..<fixes.count { gaps.append(fixes[i].timestamp - fixes[i - 1].timestamp) }
