@@ -148,6 +148,12 @@ public struct PuckInterpolator: Sendable {
             var s = Segment(start: time, fix: fix, fromCoordinate: fix.coordinate, fromCourse: fix.course,
                             fromAccuracy: fix.horizontalAccuracy)
             s.course = fix.course
+            if case .predictive(let options) = mode, fix.course != nil {
+                // Predictive: the first fix is shown at once and moves on at its own speed.
+                s.metresPerSecond = (fix.speed ?? 0) * rate
+                s.capTime = options.maxExtrapolationTime / rate
+                s.capDistance = options.maxExtrapolationDistance
+            }
             segment = s
             return
         }
