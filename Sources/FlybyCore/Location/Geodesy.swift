@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Spherical-earth formulas for distances and directions between coordinates, used by the
@@ -20,10 +20,12 @@ public enum Geodesy {
     /// Great-circle distance in metres by the haversine formula:
     /// a = sin²(Δφ/2) + cos φ₁ · cos φ₂ · sin²(Δλ/2), d = 2R · atan2(√a, √(1 − a)).
     public static func distance(from a: LocationCoordinate2D, to b: LocationCoordinate2D) -> Double {
-        let phi1 = a.latitude * radiansPerDegree, phi2 = b.latitude * radiansPerDegree
+        let phi1 = a.latitude * radiansPerDegree
+        let phi2 = b.latitude * radiansPerDegree
         let dPhi = phi2 - phi1
         let dLambda = (b.longitude - a.longitude) * radiansPerDegree
-        let s1 = sin(dPhi / 2), s2 = sin(dLambda / 2)
+        let s1 = sin(dPhi / 2)
+        let s2 = sin(dLambda / 2)
         let h = min(1, max(0, s1 * s1 + cos(phi1) * cos(phi2) * s2 * s2))
         return 2 * earthRadius * atan2(h.squareRoot(), (1 - h).squareRoot())
     }
@@ -34,7 +36,8 @@ public enum Geodesy {
     /// Returns nil when the points coincide (the direction is undefined), so callers never see
     /// a NaN or an arbitrary 0.
     public static func initialBearing(from a: LocationCoordinate2D, to b: LocationCoordinate2D) -> Double? {
-        let phi1 = a.latitude * radiansPerDegree, phi2 = b.latitude * radiansPerDegree
+        let phi1 = a.latitude * radiansPerDegree
+        let phi2 = b.latitude * radiansPerDegree
         let dLambda = (b.longitude - a.longitude) * radiansPerDegree
         let y = sin(dLambda) * cos(phi2)
         let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)
@@ -66,7 +69,8 @@ public enum Geodesy {
     /// `t` = 0 gives `a`, 1 gives `b`. This is the puck's interpolation (Mapbox `ValueInterpolator`).
     public static func lerp(_ a: LocationCoordinate2D, _ b: LocationCoordinate2D, _ t: Double) -> LocationCoordinate2D {
         let lon2 = shortestAngle(from: a.longitude, to: b.longitude)
-        return LocationCoordinate2D(latitude: a.latitude + (b.latitude - a.latitude) * t,
-                                    longitude: wrapLongitude(a.longitude + (lon2 - a.longitude) * t))
+        return LocationCoordinate2D(
+            latitude: a.latitude + (b.latitude - a.latitude) * t,
+            longitude: wrapLongitude(a.longitude + (lon2 - a.longitude) * t))
     }
 }

@@ -21,10 +21,11 @@ public struct Location: Hashable, Sendable, CustomStringConvertible {
     /// Height above the WGS84 ellipsoid (GPX `<ele>`) in metres; nil when unknown. Not drawn.
     public var altitude: Double?
 
-    public init(coordinate: LocationCoordinate2D, timestamp: Double, course: Double? = nil,
-                speed: Double? = nil, horizontalAccuracy: Double = 0, heading: Double? = nil,
-                altitude: Double? = nil)
-    {
+    public init(
+        coordinate: LocationCoordinate2D, timestamp: Double, course: Double? = nil,
+        speed: Double? = nil, horizontalAccuracy: Double = 0, heading: Double? = nil,
+        altitude: Double? = nil
+    ) {
         self.coordinate = coordinate
         self.timestamp = timestamp
         self.course = course

@@ -9,7 +9,9 @@ public struct LocationUpdate: Hashable, Sendable {
     public var rate: Double
 
     public init(time: Double, location: Location, rate: Double = 1) {
-        self.time = time; self.location = location; self.rate = rate
+        self.time = time
+        self.location = location
+        self.rate = rate
     }
 }
 

@@ -47,11 +47,15 @@ public struct PuckPrediction: Hashable, Sendable {
     /// ``PuckLag`` (8 s, 40 m, 1 s). On the ~10 s real traces, caps of 6–12 s and 30–60 m
     /// differ by under 1 m mean; an uncapped distance (1000 m) made the tram's p95 30 % worse
     /// (overshoot into stops), and a 2 s correction doubled the drive's p95.
-    public init(maxExtrapolationTime: Double = 8, maxExtrapolationDistance: Double = 40,
-                correctionDuration: Double = 1)
-    {
-        precondition(maxExtrapolationTime.isFinite && maxExtrapolationTime >= 0, "maxExtrapolationTime must be finite, ≥ 0")
-        precondition(maxExtrapolationDistance.isFinite && maxExtrapolationDistance >= 0, "maxExtrapolationDistance must be finite, ≥ 0")
+    public init(
+        maxExtrapolationTime: Double = 8, maxExtrapolationDistance: Double = 40,
+        correctionDuration: Double = 1
+    ) {
+        precondition(
+            maxExtrapolationTime.isFinite && maxExtrapolationTime >= 0, "maxExtrapolationTime must be finite, ≥ 0")
+        precondition(
+            maxExtrapolationDistance.isFinite && maxExtrapolationDistance >= 0,
+            "maxExtrapolationDistance must be finite, ≥ 0")
         precondition(correctionDuration.isFinite && correctionDuration > 0, "correctionDuration must be finite, > 0")
         self.maxExtrapolationTime = maxExtrapolationTime
         self.maxExtrapolationDistance = maxExtrapolationDistance
@@ -145,8 +149,9 @@ public struct PuckInterpolator: Sendable {
 
         guard let previous = segment else {
             // The very first fix is shown at once.
-            var s = Segment(start: time, fix: fix, fromCoordinate: fix.coordinate, fromCourse: fix.course,
-                            fromAccuracy: fix.horizontalAccuracy)
+            var s = Segment(
+                start: time, fix: fix, fromCoordinate: fix.coordinate, fromCourse: fix.course,
+                fromAccuracy: fix.horizontalAccuracy)
             s.course = fix.course
             if case .predictive(let options) = mode, fix.course != nil {
                 // Predictive: the first fix is shown at once and moves on at its own speed.
@@ -158,8 +163,9 @@ public struct PuckInterpolator: Sendable {
             return
         }
         let shown = value(previous, at: time)
-        var s = Segment(start: time, fix: fix, fromCoordinate: shown.coordinate, fromCourse: shown.course,
-                        fromAccuracy: shown.horizontalAccuracy)
+        var s = Segment(
+            start: time, fix: fix, fromCoordinate: shown.coordinate, fromCourse: shown.course,
+            fromAccuracy: shown.horizontalAccuracy)
         if case .predictive(let options) = mode {
             // Course and speed from the fix, else estimated from the previous fix (below the
             // noise threshold of `Track.movementThreshold` the puck is taken to stand still).
@@ -178,7 +184,8 @@ public struct PuckInterpolator: Sendable {
             s.capTime = min(options.maxExtrapolationTime, interval) / rate
             s.capDistance = options.maxExtrapolationDistance
             s.errorLatitude = shown.coordinate.latitude - fix.coordinate.latitude
-            s.errorLongitude = shortestAngle(from: fix.coordinate.longitude, to: shown.coordinate.longitude)
+            s.errorLongitude =
+                shortestAngle(from: fix.coordinate.longitude, to: shown.coordinate.longitude)
                 - fix.coordinate.longitude
             if s.fix.course == nil { s.fix.course = course }
         }
@@ -229,10 +236,11 @@ public struct PuckInterpolator: Sendable {
         case .mapboxDefault:
             let f = progress(time - s.start, PuckInterpolator.locationDuration)
             let coordinate = f >= 1 ? s.fix.coordinate : Geodesy.lerp(s.fromCoordinate, s.fix.coordinate, f)
-            return PuckState(coordinate: coordinate, course: Self.lerpAngle(s.fromCourse, s.fix.course, f),
-                             heading: nil,
-                             horizontalAccuracy: s.fromAccuracy + (s.fix.horizontalAccuracy - s.fromAccuracy) * f,
-                             location: s.fix)
+            return PuckState(
+                coordinate: coordinate, course: Self.lerpAngle(s.fromCourse, s.fix.course, f),
+                heading: nil,
+                horizontalAccuracy: s.fromAccuracy + (s.fix.horizontalAccuracy - s.fromAccuracy) * f,
+                location: s.fix)
         case .predictive(let options):
             let elapsed = max(0, time - s.start)
             var base = s.fix.coordinate
@@ -242,12 +250,14 @@ public struct PuckInterpolator: Sendable {
             }
             let f = progress(elapsed, options.correctionDuration)
             let w = 1 - f * f * (3 - 2 * f)  // smoothstep: the error fades with zero slope at both ends
-            let coordinate = LocationCoordinate2D(latitude: min(90, max(-90, base.latitude + s.errorLatitude * w)),
-                                                  longitude: wrapLongitude(base.longitude + s.errorLongitude * w))
-            return PuckState(coordinate: coordinate, course: Self.lerpAngle(s.fromCourse, s.course, f),
-                             heading: nil,
-                             horizontalAccuracy: s.fromAccuracy + (s.fix.horizontalAccuracy - s.fromAccuracy) * f,
-                             location: s.fix)
+            let coordinate = LocationCoordinate2D(
+                latitude: min(90, max(-90, base.latitude + s.errorLatitude * w)),
+                longitude: wrapLongitude(base.longitude + s.errorLongitude * w))
+            return PuckState(
+                coordinate: coordinate, course: Self.lerpAngle(s.fromCourse, s.course, f),
+                heading: nil,
+                horizontalAccuracy: s.fromAccuracy + (s.fix.horizontalAccuracy - s.fromAccuracy) * f,
+                location: s.fix)
         }
     }
 }

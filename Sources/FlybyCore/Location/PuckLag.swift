@@ -12,7 +12,10 @@ public struct PuckLagStatistics: Hashable, Sendable, CustomStringConvertible {
     public var maxStep: Double
 
     public var description: String {
-        func f(_ x: Double) -> String { let r = (x * 10).rounded() / 10; return "\(r)" }
+        func f(_ x: Double) -> String {
+            let r = (x * 10).rounded() / 10
+            return "\(r)"
+        }
         return "mean \(f(mean)) m, p95 \(f(p95)) m, max \(f(max)) m, max step \(f(maxStep)) m, \(samples) ticks"
     }
 }
@@ -46,7 +49,8 @@ public enum PuckLag {
         }
         let sorted = distances.sorted()
         let rank = Swift.max(0, Int((0.95 * Double(sorted.count)).rounded(.up)) - 1)
-        return PuckLagStatistics(mean: sorted.reduce(0, +) / Double(sorted.count), p95: sorted[rank],
-                                 max: sorted[sorted.count - 1], samples: sorted.count, maxStep: maxStep)
+        return PuckLagStatistics(
+            mean: sorted.reduce(0, +) / Double(sorted.count), p95: sorted[rank],
+            max: sorted[sorted.count - 1], samples: sorted.count, maxStep: maxStep)
     }
 }

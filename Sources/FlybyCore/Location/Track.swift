@@ -4,7 +4,10 @@ public struct TrackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Index of the offending fix in the input array; nil for whole-track problems (empty).
     public var index: Int?
     public var message: String
-    public init(index: Int?, message: String) { self.index = index; self.message = message }
+    public init(index: Int?, message: String) {
+        self.index = index
+        self.message = message
+    }
     public var description: String {
         if let index { return "fix \(index): \(message)" }
         return message
@@ -60,13 +63,17 @@ public struct Track: Sendable, Equatable {
             fix.heading = fix.heading.map(wrapBearing)
             if let last = fixes.last {
                 if fix.timestamp < last.timestamp {
-                    throw TrackError(index: k, message: "time \(fix.timestamp) s is before the previous fix's "
-                        + "\(last.timestamp) s; fixes must be in time order")
+                    throw TrackError(
+                        index: k,
+                        message: "time \(fix.timestamp) s is before the previous fix's "
+                            + "\(last.timestamp) s; fixes must be in time order")
                 }
                 if fix.timestamp == last.timestamp {
                     if fix.coordinate == last.coordinate { continue }
-                    throw TrackError(index: k, message: "duplicate time \(fix.timestamp) s with a different "
-                        + "position than the previous fix")
+                    throw TrackError(
+                        index: k,
+                        message: "duplicate time \(fix.timestamp) s with a different "
+                            + "position than the previous fix")
                 }
             }
             fixes.append(fix)
@@ -87,7 +94,8 @@ public struct Track: Sendable, Equatable {
         for i in fixes.indices {
             let hadCourse = fixes[i].course != nil
             if i > 0 {
-                let a = fixes[i - 1], b = fixes[i]
+                let a = fixes[i - 1]
+                let b = fixes[i]
                 let d = Geodesy.distance(from: a.coordinate, to: b.coordinate)
                 let moved = d > movementThreshold(a, b)
                 if b.speed == nil { fixes[i].speed = moved ? d / (b.timestamp - a.timestamp) : 0 }
@@ -97,7 +105,10 @@ public struct Track: Sendable, Equatable {
                 }
             }
             if fixes[i].course == nil { fixes[i].course = lastCourse }
-            if let c = fixes[i].course { lastCourse = c; if firstDerived == nil { firstDerived = c } }
+            if let c = fixes[i].course {
+                lastCourse = c
+                if firstDerived == nil { firstDerived = c }
+            }
         }
         if fixes[0].speed == nil { fixes[0].speed = fixes[1].speed }
         for i in fixes.indices where fixes[i].course == nil { fixes[i].course = firstDerived }
@@ -138,7 +149,8 @@ public struct Track: Sendable, Equatable {
 
     /// Index of the last fix at or before `time` (0 before the start).
     public func lastFixIndex(atOrBefore time: Double) -> Int {
-        var lo = 0, hi = fixes.count - 1
+        var lo = 0
+        var hi = fixes.count - 1
         if time >= fixes[hi].timestamp { return hi }
         while lo < hi {  // invariant: fixes[lo].timestamp <= time < fixes[hi + 1] … narrowed to the last ≤
             let mid = (lo + hi + 1) / 2
@@ -153,7 +165,8 @@ public struct Track: Sendable, Equatable {
     public func position(at time: Double) -> LocationCoordinate2D {
         let i = lastFixIndex(atOrBefore: time)
         if i == fixes.count - 1 || time <= fixes[i].timestamp { return fixes[i].coordinate }
-        let a = fixes[i], b = fixes[i + 1]
+        let a = fixes[i]
+        let b = fixes[i + 1]
         return Geodesy.lerp(a.coordinate, b.coordinate, (time - a.timestamp) / (b.timestamp - a.timestamp))
     }
 }

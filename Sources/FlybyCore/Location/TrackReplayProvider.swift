@@ -43,7 +43,8 @@ public struct TrackReplayProvider: LocationProvider {
 
     /// Index of the first fix of `lap` delivered strictly after `time` (fixes.count when none).
     private func firstIndex(after time: Double, lap: Int) -> Int {
-        var lo = 0, hi = track.fixes.count
+        var lo = 0
+        var hi = track.fixes.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if deliveryTime(ofFix: mid, lap: lap) > time { hi = mid } else { lo = mid + 1 }

@@ -42,10 +42,14 @@ public enum BuiltInTrack: String, CaseIterable, Sendable {
     /// - Throws: ``InputError`` only if the bundled file is missing or damaged.
     public func load() throws(InputError) -> Track {
         let (file, feature) = resource
-        guard let url = Bundle.module.url(forResource: file, withExtension: "geojson", subdirectory: "Resources/tracks")
-            ?? Bundle.module.url(forResource: file, withExtension: "geojson")
-        else { throw InputError(file: "\(file).geojson", message: "built-in track resource is missing from the bundle") }
-        var track = try TrackFile.parseGeoJSON(try TrackFile.readBytes(url.path), file: "builtin:\(rawValue)", feature: feature)
+        guard
+            let url = Bundle.module.url(forResource: file, withExtension: "geojson", subdirectory: "Resources/tracks")
+                ?? Bundle.module.url(forResource: file, withExtension: "geojson")
+        else {
+            throw InputError(file: "\(file).geojson", message: "built-in track resource is missing from the bundle")
+        }
+        var track = try TrackFile.parseGeoJSON(
+            try TrackFile.readBytes(url.path), file: "builtin:\(rawValue)", feature: feature)
         track.name = rawValue
         return track
     }
@@ -70,9 +74,15 @@ extension TrackFile {
         }
         if !path.contains("/") && !path.contains(".") {
             let known = BuiltInTrack.allCases.map(\.rawValue).joined(separator: ", ")
-            throw InputError(file: reference, message: "unknown built-in track '\(reference)' (built-in tracks: \(known); or give a .gpx or .geojson path)")
+            throw InputError(
+                file: reference,
+                message:
+                    "unknown built-in track '\(reference)' (built-in tracks: \(known); or give a .gpx or .geojson path)"
+            )
         }
-        if let directory, !path.hasPrefix("/") { path = directory.hasSuffix("/") ? directory + path : directory + "/" + path }
+        if let directory, !path.hasPrefix("/") {
+            path = directory.hasSuffix("/") ? directory + path : directory + "/" + path
+        }
         return try load(contentsOf: path, name: name)
     }
 
@@ -81,10 +91,18 @@ extension TrackFile {
         let bytes = try readBytes(path)
         let lower = path.lowercased()
         let isGPX: Bool
-        if lower.hasSuffix(".gpx") { isGPX = true }
-        else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { isGPX = false }
-        else { isGPX = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) == UInt8(ascii: "<") }
-        return isGPX ? try parseGPX(bytes, file: path, trackName: name) : try parseGeoJSON(bytes, file: path, feature: name)
+        if lower.hasSuffix(".gpx") {
+            isGPX = true
+        } else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            isGPX = false
+        } else {
+            isGPX =
+                bytes.first(where: {
+                    !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF)
+                }) == UInt8(ascii: "<")
+        }
+        return isGPX
+            ? try parseGPX(bytes, file: path, trackName: name) : try parseGeoJSON(bytes, file: path, feature: name)
     }
 
     static func readBytes(_ path: String) throws(InputError) -> [UInt8] {

@@ -30,16 +30,26 @@ struct ISO8601Instant: Hashable, Sendable {
             k += 1
             return true
         }
-        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2) else { return nil }
-        guard k < u.count, u[k] == UInt8(ascii: "T") || u[k] == UInt8(ascii: "t") || u[k] == UInt8(ascii: " ") else { return nil }
+        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2) else {
+            return nil
+        }
+        guard k < u.count, u[k] == UInt8(ascii: "T") || u[k] == UInt8(ascii: "t") || u[k] == UInt8(ascii: " ") else {
+            return nil
+        }
         k += 1
-        guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2) else { return nil }
+        guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2) else {
+            return nil
+        }
         var fraction = 0.0
         if k < u.count, u[k] == UInt8(ascii: ".") || u[k] == UInt8(ascii: ",") {
             k += 1
             var scale = 0.1
             let start = k
-            while k < u.count, u[k] >= 0x30 && u[k] <= 0x39 { fraction += Double(u[k] - 0x30) * scale; scale /= 10; k += 1 }
+            while k < u.count, u[k] >= 0x30 && u[k] <= 0x39 {
+                fraction += Double(u[k] - 0x30) * scale
+                scale /= 10
+                k += 1
+            }
             guard k > start else { return nil }
         }
         var offset = 0
@@ -59,7 +69,8 @@ struct ISO8601Instant: Hashable, Sendable {
         }
         guard k == u.count else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         return ISO8601Instant(seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset, fraction: fraction)
     }
@@ -78,9 +89,9 @@ struct ISO8601Instant: Hashable, Sendable {
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400                                        // [0, 399]
-        let monthFromMarch = month > 2 ? month - 3 : month + 9                // [0, 11]
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1             // [0, 365]
+        let yearOfEra = y - era * 400  // [0, 399]
+        let monthFromMarch = month > 2 ? month - 3 : month + 9  // [0, 11]
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1  // [0, 365]
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }

@@ -31,18 +31,26 @@ public enum TrackFile {
             return InputError(file: file, line: line, column: column, path: path, message: message)
         }
         let root: XMLElement
-        do { root = try XMLReader.parse(bytes) } catch { throw trackInputError(file, bytes, error.offset, nil, "malformed XML: \(error.message)") }
-        guard root.localName == "gpx" else { throw error(root.offset, nil, "expected a <gpx> root element, found <\(root.name)>") }
+        do { root = try XMLReader.parse(bytes) } catch {
+            throw trackInputError(file, bytes, error.offset, nil, "malformed XML: \(error.message)")
+        }
+        guard root.localName == "gpx" else {
+            throw error(root.offset, nil, "expected a <gpx> root element, found <\(root.name)>")
+        }
         let tracks = root.children(named: "trk")
         let chosen: (Int, XMLElement)
         if let trackName {
             guard let k = tracks.firstIndex(where: { $0.child(named: "name")?.text.xmlTrimmed == trackName }) else {
                 let names = tracks.compactMap { $0.child(named: "name")?.text.xmlTrimmed }.map { "'\($0)'" }
-                throw error(root.offset, "gpx", "no <trk> named '\(trackName)' (found: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+                throw error(
+                    root.offset, "gpx",
+                    "no <trk> named '\(trackName)' (found: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
             }
             chosen = (k, tracks[k])
         } else {
-            guard let first = tracks.first else { throw error(root.offset, "gpx", "the GPX file has no <trk> track: the track is empty") }
+            guard let first = tracks.first else {
+                throw error(root.offset, "gpx", "the GPX file has no <trk> track: the track is empty")
+            }
             chosen = (0, first)
         }
         let (trkIndex, trk) = chosen
@@ -53,47 +61,77 @@ public enum TrackFile {
                 let path = "gpx.trk[\(trkIndex)].trkseg[\(s)].trkpt[\(p)]"
                 func number(_ name: String) throws(InputError) -> Double? {
                     if let a = pt.attribute(name) {
-                        guard let v = parseDecimal(a.value) else { throw error(a.offset, path, "\(name)=\"\(a.value)\" is not a finite number") }
+                        guard let v = parseDecimal(a.value) else {
+                            throw error(a.offset, path, "\(name)=\"\(a.value)\" is not a finite number")
+                        }
                         return v
                     }
                     guard let e = pt.descendant(named: name) else { return nil }
                     guard let v = parseDecimal(e.text.xmlTrimmed) else {
-                        throw error(e.offset, path + "." + name, "<\(e.name)> '\(e.text.xmlTrimmed)' is not a finite number")
+                        throw error(
+                            e.offset, path + "." + name, "<\(e.name)> '\(e.text.xmlTrimmed)' is not a finite number")
                     }
                     return v
                 }
-                guard let latAttr = pt.attribute("lat") else { throw error(pt.offset, path, "<trkpt> has no lat attribute") }
-                guard let lonAttr = pt.attribute("lon") else { throw error(pt.offset, path, "<trkpt> has no lon attribute") }
-                guard let lat = parseDecimal(latAttr.value) else { throw error(latAttr.offset, path, "lat=\"\(latAttr.value)\" is not a finite number") }
-                guard let lon = parseDecimal(lonAttr.value) else { throw error(lonAttr.offset, path, "lon=\"\(lonAttr.value)\" is not a finite number") }
-                guard (-90...90).contains(lat) else { throw error(latAttr.offset, path, "latitude \(lat) is out of range -90…90") }
-                guard (-180...180).contains(lon) else { throw error(lonAttr.offset, path, "longitude \(lon) is out of range -180…180") }
-                guard let timeElement = pt.child(named: "time") else { throw error(pt.offset, path, "<trkpt> has no <time>") }
+                guard let latAttr = pt.attribute("lat") else {
+                    throw error(pt.offset, path, "<trkpt> has no lat attribute")
+                }
+                guard let lonAttr = pt.attribute("lon") else {
+                    throw error(pt.offset, path, "<trkpt> has no lon attribute")
+                }
+                guard let lat = parseDecimal(latAttr.value) else {
+                    throw error(latAttr.offset, path, "lat=\"\(latAttr.value)\" is not a finite number")
+                }
+                guard let lon = parseDecimal(lonAttr.value) else {
+                    throw error(lonAttr.offset, path, "lon=\"\(lonAttr.value)\" is not a finite number")
+                }
+                guard (-90...90).contains(lat) else {
+                    throw error(latAttr.offset, path, "latitude \(lat) is out of range -90…90")
+                }
+                guard (-180...180).contains(lon) else {
+                    throw error(lonAttr.offset, path, "longitude \(lon) is out of range -180…180")
+                }
+                guard let timeElement = pt.child(named: "time") else {
+                    throw error(pt.offset, path, "<trkpt> has no <time>")
+                }
                 guard let time = ISO8601Instant.parse(timeElement.text.xmlTrimmed) else {
-                    throw error(timeElement.offset, path + ".time", "'\(timeElement.text.xmlTrimmed)' is not an ISO 8601 date-time")
+                    throw error(
+                        timeElement.offset, path + ".time",
+                        "'\(timeElement.text.xmlTrimmed)' is not an ISO 8601 date-time")
                 }
                 let accuracy = try number("accuracy") ?? 0
                 let speed = try number("speed")
-                if accuracy < 0 { throw error(pt.offset, path + ".accuracy", "accuracy \(accuracy) must not be negative") }
-                if let speed, speed < 0 { throw error(pt.offset, path + ".speed", "speed \(speed) must not be negative") }
+                if accuracy < 0 {
+                    throw error(pt.offset, path + ".accuracy", "accuracy \(accuracy) must not be negative")
+                }
+                if let speed, speed < 0 {
+                    throw error(pt.offset, path + ".speed", "speed \(speed) must not be negative")
+                }
                 let ele = try pt.child(named: "ele").map { (e) throws(InputError) -> Double in
-                    guard let v = parseDecimal(e.text.xmlTrimmed) else { throw error(e.offset, path + ".ele", "<ele> '\(e.text.xmlTrimmed)' is not a finite number") }
+                    guard let v = parseDecimal(e.text.xmlTrimmed) else {
+                        throw error(e.offset, path + ".ele", "<ele> '\(e.text.xmlTrimmed)' is not a finite number")
+                    }
                     return v
                 }
-                fixes.append(Location(coordinate: LocationCoordinate2D(latitude: lat, longitude: lon), timestamp: 0,
-                                      course: try number("course"), speed: speed, horizontalAccuracy: accuracy,
-                                      heading: try number("heading"), altitude: ele))
+                fixes.append(
+                    Location(
+                        coordinate: LocationCoordinate2D(latitude: lat, longitude: lon), timestamp: 0,
+                        course: try number("course"), speed: speed, horizontalAccuracy: accuracy,
+                        heading: try number("heading"), altitude: ele))
                 points.append((pt.offset, path, time, timeElement.offset))
             }
         }
         let trkPath = "gpx.trk[\(trkIndex)]"
-        guard let t0 = points.first?.time else { throw error(trk.offset, trkPath, "the track is empty: it has no <trkpt>") }
+        guard let t0 = points.first?.time else {
+            throw error(trk.offset, trkPath, "the track is empty: it has no <trkpt>")
+        }
         for k in fixes.indices { fixes[k].timestamp = points[k].time.seconds(since: t0) }
         try checkOrder(fixes) { k, message in error(points[k].timeOffset, points[k].path + ".time", message) }
         let name = trackName ?? trk.child(named: "name")?.text.xmlTrimmed ?? ""
-        return try makeTrack(name: name, fixes: fixes,
-                             whole: { m in error(trk.offset, trkPath, m) },
-                             at: { k, m in error(points[k].offset, points[k].path, m) })
+        return try makeTrack(
+            name: name, fixes: fixes,
+            whole: { m in error(trk.offset, trkPath, m) },
+            at: { k, m in error(points[k].offset, points[k].path, m) })
     }
 
     // MARK: GeoJSON
@@ -109,7 +147,9 @@ public enum TrackFile {
     /// Feature `id` equals it; without, the first `LineString` feature whose `properties.kind`
     /// is not `"route"` (so the route polyline next to the drive is skipped).
     /// - Throws: ``InputError`` naming `file`, line, column and JSON path.
-    public static func parseGeoJSON(_ bytes: [UInt8], file: String, feature name: String? = nil) throws(InputError) -> Track {
+    public static func parseGeoJSON(_ bytes: [UInt8], file: String, feature name: String? = nil) throws(InputError)
+        -> Track
+    {
         let root = try JSONDocument(file: file, bytes: bytes).cursor
         guard root.isObject else { throw root.error("expected a GeoJSON object, found \(root.node.typeDescription)") }
         let type = try root.required("type").string()
@@ -117,7 +157,9 @@ public enum TrackFile {
         switch type {
         case "FeatureCollection": features = try root.required("features").elements()
         case "Feature": features = [root]
-        default: throw try root.required("type").error("expected a FeatureCollection or Feature with a LineString track, found \(type)")
+        default:
+            throw try root.required("type").error(
+                "expected a FeatureCollection or Feature with a LineString track, found \(type)")
         }
         func isLineString(_ f: JSONCursor) throws(InputError) -> Bool {
             guard let g = try f.member("geometry"), g.isObject, let t = try g.member("type") else { return false }
@@ -134,17 +176,24 @@ public enum TrackFile {
         }
         var chosen: JSONCursor? = nil
         if let name {
-            for f in features where try identifiers(f).contains(name) { chosen = f; break }
+            for f in features where try identifiers(f).contains(name) {
+                chosen = f
+                break
+            }
             guard let found = chosen else {
                 var known: [String] = []
                 for f in features { if let id = try identifiers(f).first { known.append("'\(id)'") } }
-                throw root.error("no feature named '\(name)' (found: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+                throw root.error(
+                    "no feature named '\(name)' (found: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
             }
             guard try isLineString(found) else { throw found.error("feature '\(name)' is not a LineString") }
         } else {
             for f in features where try isLineString(f) {
                 if let p = try f.member("properties"), p.isObject, let kind = try p.member("kind"), kind.isString,
-                   try kind.string() == "route" { continue }
+                    try kind.string() == "route"
+                {
+                    continue
+                }
                 chosen = f
                 break
             }
@@ -164,14 +213,16 @@ public enum TrackFile {
             guard let a = try properties.member(key) else { return nil }
             let items = try a.elements()
             guard items.count == positions.count else {
-                throw a.error("'\(key)' has \(items.count) values but the LineString has \(positions.count) coordinates")
+                throw a.error(
+                    "'\(key)' has \(items.count) values but the LineString has \(positions.count) coordinates")
             }
             return items
         }
         let tValues = try parallel("t")
         let stamps = try parallel("timestamps")
         guard let times = tValues ?? stamps else {
-            throw properties.error("the track needs 't' (seconds) or 'timestamps' (ISO 8601) parallel to the coordinates")
+            throw properties.error(
+                "the track needs 't' (seconds) or 'timestamps' (ISO 8601) parallel to the coordinates")
         }
         let accuracies = try parallel("accuracy_m")
         let speeds = try parallel("speed_mps")
@@ -181,14 +232,18 @@ public enum TrackFile {
             guard let items, !items[k].node.isNull else { return nil }
             return try items[k].double()
         }
-        guard !positions.isEmpty else { throw coordinates.error("the track is empty: the LineString has no coordinates") }
+        guard !positions.isEmpty else {
+            throw coordinates.error("the track is empty: the LineString has no coordinates")
+        }
         var fixes: [Location] = []
         fixes.reserveCapacity(positions.count)
         var t0: ISO8601Instant? = nil
         for (k, p) in positions.enumerated() {
             let items = try p.elements()
             guard items.count == 2 || items.count == 3 else {
-                throw p.error("expected a position [longitude, latitude] or [longitude, latitude, elevation], found \(items.count) numbers")
+                throw p.error(
+                    "expected a position [longitude, latitude] or [longitude, latitude, elevation], found \(items.count) numbers"
+                )
             }
             let lon = try items[0].double(in: -180...180, what: "longitude")
             let lat = try items[1].double(in: -90...90, what: "latitude")
@@ -198,7 +253,9 @@ public enum TrackFile {
                 time = try times[k].double()
             } else {
                 let s = try times[k].string()
-                guard let instant = ISO8601Instant.parse(s) else { throw times[k].error("'\(s)' is not an ISO 8601 date-time") }
+                guard let instant = ISO8601Instant.parse(s) else {
+                    throw times[k].error("'\(s)' is not an ISO 8601 date-time")
+                }
                 if t0 == nil { t0 = instant }
                 time = instant.seconds(since: t0!)
             }
@@ -206,14 +263,17 @@ public enum TrackFile {
             if accuracy < 0 { throw accuracies![k].error("accuracy \(accuracy) must not be negative") }
             let speed = try optional(speeds, k)
             if let speed, speed < 0 { throw speeds![k].error("speed \(speed) must not be negative") }
-            fixes.append(Location(coordinate: LocationCoordinate2D(latitude: lat, longitude: lon), timestamp: time,
-                                  course: try optional(bearings, k), speed: speed, horizontalAccuracy: accuracy,
-                                  heading: try optional(headings, k), altitude: ele))
+            fixes.append(
+                Location(
+                    coordinate: LocationCoordinate2D(latitude: lat, longitude: lon), timestamp: time,
+                    course: try optional(bearings, k), speed: speed, horizontalAccuracy: accuracy,
+                    heading: try optional(headings, k), altitude: ele))
         }
         try checkOrder(fixes) { k, message in times[k].error(message) }
         let name = try identifiers(f).first ?? ""
-        return try makeTrack(name: name, fixes: fixes, whole: { m in coordinates.error(m) },
-                             at: { k, m in positions[k].error(m) })
+        return try makeTrack(
+            name: name, fixes: fixes, whole: { m in coordinates.error(m) },
+            at: { k, m in positions[k].error(m) })
     }
 
     // MARK: Shared
@@ -221,19 +281,25 @@ public enum TrackFile {
     /// Refuses times that go backwards, and one time with two positions, at the offending fix.
     private static func checkOrder(_ fixes: [Location], _ error: (Int, String) -> InputError) throws(InputError) {
         for k in fixes.indices.dropFirst() {
-            let a = fixes[k - 1], b = fixes[k]
+            let a = fixes[k - 1]
+            let b = fixes[k]
             if b.timestamp < a.timestamp {
-                throw error(k, "time \(b.timestamp) s is before the previous fix's \(a.timestamp) s: the track is not "
-                    + "sorted by time (fix \(k)); fixes must be in increasing time order")
+                throw error(
+                    k,
+                    "time \(b.timestamp) s is before the previous fix's \(a.timestamp) s: the track is not "
+                        + "sorted by time (fix \(k)); fixes must be in increasing time order")
             }
             if b.timestamp == a.timestamp && b.coordinate != a.coordinate {
-                throw error(k, "duplicate time \(b.timestamp) s (fix \(k)) with a different position than the previous fix")
+                throw error(
+                    k, "duplicate time \(b.timestamp) s (fix \(k)) with a different position than the previous fix")
             }
         }
     }
 
-    private static func makeTrack(name: String, fixes: [Location], whole: (String) -> InputError,
-                                  at: (Int, String) -> InputError) throws(InputError) -> Track {
+    private static func makeTrack(
+        name: String, fixes: [Location], whole: (String) -> InputError,
+        at: (Int, String) -> InputError
+    ) throws(InputError) -> Track {
         do { return try Track(name: name, fixes: fixes) } catch {
             if let k = error.index { throw at(k, error.message) }
             throw whole(error.message)
@@ -243,14 +309,19 @@ public enum TrackFile {
     /// A plain decimal number (`-12.5`, `1e-3`); nil for anything else, including `nan`,
     /// `inf`, hexadecimal and values that overflow.
     static func parseDecimal(_ s: String) -> Double? {
-        guard !s.isEmpty, s.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }),
-              s.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), let v = Double(s), v.isFinite else { return nil }
+        guard !s.isEmpty,
+            s.utf8.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x65 || $0 == 0x45
+            }),
+            s.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), let v = Double(s), v.isFinite
+        else { return nil }
         return v
     }
 }
 
 /// An ``InputError`` at a byte offset of `bytes`.
-func trackInputError(_ file: String, _ bytes: [UInt8], _ offset: Int, _ path: String?, _ message: String) -> InputError {
+func trackInputError(_ file: String, _ bytes: [UInt8], _ offset: Int, _ path: String?, _ message: String) -> InputError
+{
     let (line, column) = lineAndColumn(of: offset, in: bytes)
     return InputError(file: file, line: line, column: column, path: path, message: message)
 }
@@ -259,7 +330,9 @@ extension String {
     /// Without leading and trailing XML whitespace.
     var xmlTrimmed: String {
         let space: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !space($0) }), let last = lastIndex(where: { !space($0) }) else { return "" }
+        guard let first = firstIndex(where: { !space($0) }), let last = lastIndex(where: { !space($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

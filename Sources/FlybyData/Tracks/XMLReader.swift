@@ -46,7 +46,10 @@ struct XMLReader {
     private var i = 0
     private let maxDepth: Int
 
-    private init(_ bytes: [UInt8], maxDepth: Int) { b = bytes; self.maxDepth = maxDepth }
+    private init(_ bytes: [UInt8], maxDepth: Int) {
+        b = bytes
+        self.maxDepth = maxDepth
+    }
 
     static func parse(_ bytes: [UInt8], maxDepth: Int = 256) throws(XMLSyntaxError) -> XMLElement {
         var r = XMLReader(bytes, maxDepth: maxDepth)
@@ -67,7 +70,10 @@ struct XMLReader {
     private mutating func skip(past s: String, what: String) throws(XMLSyntaxError) {
         let start = i
         while i < b.count {
-            if starts(with: s) { i += s.utf8.count; return }
+            if starts(with: s) {
+                i += s.utf8.count
+                return
+            }
             i += 1
         }
         throw fail("unterminated \(what)", at: start)
@@ -92,10 +98,15 @@ struct XMLReader {
     private mutating func misc(allowDoctype: Bool) throws(XMLSyntaxError) {
         while true {
             skipSpace()
-            if starts(with: "<?") { try skip(past: "?>", what: "processing instruction") }
-            else if starts(with: "<!--") { try skip(past: "-->", what: "comment") }
-            else if allowDoctype && starts(with: "<!DOCTYPE") { try doctype() }
-            else { return }
+            if starts(with: "<?") {
+                try skip(past: "?>", what: "processing instruction")
+            } else if starts(with: "<!--") {
+                try skip(past: "-->", what: "comment")
+            } else if allowDoctype && starts(with: "<!DOCTYPE") {
+                try doctype()
+            } else {
+                return
+            }
         }
     }
 
@@ -106,7 +117,9 @@ struct XMLReader {
             switch b[i] {
             case UInt8(ascii: "["): bracket += 1
             case UInt8(ascii: "]"): bracket -= 1
-            case UInt8(ascii: ">") where bracket <= 0: i += 1; return
+            case UInt8(ascii: ">") where bracket <= 0:
+                i += 1
+                return
             default: break
             }
             i += 1
@@ -136,8 +149,14 @@ struct XMLReader {
             let hadSpace = i < b.count && Self.isSpace(b[i])
             skipSpace()
             guard i < b.count else { throw fail("unterminated start tag <\(n)>", at: offset) }
-            if b[i] == UInt8(ascii: ">") { i += 1; return (e, false) }
-            if starts(with: "/>") { i += 2; return (e, true) }
+            if b[i] == UInt8(ascii: ">") {
+                i += 1
+                return (e, false)
+            }
+            if starts(with: "/>") {
+                i += 2
+                return (e, true)
+            }
             guard hadSpace else { throw fail("expected whitespace, '>' or '/>' in <\(n)>") }
             let attrOffset = i
             let an = try name()
@@ -158,7 +177,9 @@ struct XMLReader {
             guard i < b.count else { throw fail("unterminated value of attribute \(an)", at: start) }
             let value = try unescape(start, i)
             i += 1
-            if e.attributes.contains(where: { $0.name == an }) { throw fail("duplicate attribute \(an)", at: attrOffset) }
+            if e.attributes.contains(where: { $0.name == an }) {
+                throw fail("duplicate attribute \(an)", at: attrOffset)
+            }
             e.attributes.append((an, value, attrOffset))
         }
     }
@@ -168,7 +189,11 @@ struct XMLReader {
         out.reserveCapacity(end - start)
         var k = start
         while k < end {
-            guard b[k] == UInt8(ascii: "&") else { out.append(b[k]); k += 1; continue }
+            guard b[k] == UInt8(ascii: "&") else {
+                out.append(b[k])
+                k += 1
+                continue
+            }
             var semi = k + 1
             while semi < end, b[semi] != UInt8(ascii: ";"), semi - k < 12 { semi += 1 }
             guard semi < end, b[semi] == UInt8(ascii: ";") else { throw fail("unterminated entity reference", at: k) }
@@ -181,8 +206,11 @@ struct XMLReader {
             case "apos": out.append(UInt8(ascii: "'"))
             default:
                 var scalar: Unicode.Scalar? = nil
-                if ref.hasPrefix("#x") { scalar = UInt32(ref.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init) }
-                else if ref.hasPrefix("#") { scalar = UInt32(ref.dropFirst(1), radix: 10).flatMap(Unicode.Scalar.init) }
+                if ref.hasPrefix("#x") {
+                    scalar = UInt32(ref.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                } else if ref.hasPrefix("#") {
+                    scalar = UInt32(ref.dropFirst(1), radix: 10).flatMap(Unicode.Scalar.init)
+                }
                 guard let scalar else { throw fail("unknown entity &\(ref);", at: k) }
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             }
@@ -196,7 +224,9 @@ struct XMLReader {
         if closed { return root }
         var stack: [XMLElement] = [root]
         while true {
-            guard i < b.count else { throw fail("unterminated element <\(stack[stack.count - 1].name)>", at: stack[stack.count - 1].offset) }
+            guard i < b.count else {
+                throw fail("unterminated element <\(stack[stack.count - 1].name)>", at: stack[stack.count - 1].offset)
+            }
             if starts(with: "</") {
                 let closeOffset = i
                 i += 2
@@ -220,9 +250,12 @@ struct XMLReader {
                 try skip(past: "?>", what: "processing instruction")
             } else if b[i] == UInt8(ascii: "<") {
                 let (child, closed) = try startTag()
-                if closed { stack[stack.count - 1].children.append(child) }
-                else {
-                    guard stack.count < maxDepth else { throw fail("elements nested deeper than \(maxDepth)", at: child.offset) }
+                if closed {
+                    stack[stack.count - 1].children.append(child)
+                } else {
+                    guard stack.count < maxDepth else {
+                        throw fail("elements nested deeper than \(maxDepth)", at: child.offset)
+                    }
                     stack.append(child)
                 }
             } else {

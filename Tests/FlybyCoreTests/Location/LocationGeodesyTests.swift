@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlybyCore
 
 @Suite struct LocationGeodesyTests {

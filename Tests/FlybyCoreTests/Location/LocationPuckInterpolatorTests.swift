@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlybyCore
 
 @Suite struct LocationPuckInterpolatorTests {
@@ -67,7 +68,10 @@ import Testing
     func stopsHoldThePuckStill(_ mode: PuckInterpolationMode) throws {
         let moving = try straightTrack(count: 5, withSpeed: false).fixes
         var fixes = moving.map { fix($0.coordinate.latitude, $0.coordinate.longitude, t: $0.timestamp, accuracy: 5) }
-        for k in 1...10 { fixes.append(fix(moving[4].coordinate.latitude, moving[4].coordinate.longitude, t: 4 + Double(k), accuracy: 5)) }
+        for k in 1...10 {
+            fixes.append(
+                fix(moving[4].coordinate.latitude, moving[4].coordinate.longitude, t: 4 + Double(k), accuracy: 5))
+        }
         let track = try Track(fixes: fixes)
         var feed = LocationFeed(provider: TrackReplayProvider(track: track))
         var puck = PuckInterpolator(mode: mode)
@@ -130,7 +134,8 @@ import Testing
         var fixes = try straightTrack(count: 10).fixes
         for k in 1...10 {
             let c = Geodesy.destination(from: fixes[9].coordinate, bearing: 90, distance: 10 * Double(k))
-            fixes.append(Location(coordinate: c, timestamp: 9 + Double(k), course: 90, speed: 10, horizontalAccuracy: 5))
+            fixes.append(
+                Location(coordinate: c, timestamp: 9 + Double(k), course: 90, speed: 10, horizontalAccuracy: 5))
         }
         let track = try Track(fixes: fixes)
         var feed = LocationFeed(provider: TrackReplayProvider(track: track))

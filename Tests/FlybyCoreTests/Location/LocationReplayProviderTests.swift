@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlybyCore
 
 @Suite struct LocationReplayProviderTests {
@@ -37,7 +38,10 @@ import Testing
         var feed = LocationFeed(provider: provider)
         var stamps: [Double] = []
         var k = 0
-        while Double(k) * dt <= 40 { stamps += feed.poll(through: Double(k) * dt).map(\.location.timestamp); k += 1 }
+        while Double(k) * dt <= 40 {
+            stamps += feed.poll(through: Double(k) * dt).map(\.location.timestamp)
+            k += 1
+        }
         let expected = provider.updates(after: -.infinity, through: Double(k - 1) * dt).map(\.location.timestamp)
         #expect(stamps == expected)
         #expect(stamps.count > 40)
@@ -45,7 +49,9 @@ import Testing
     }
 
     @Test func gapsDeliverNothingAndTheTruthMovesAcrossThem() throws {
-        let track = try Track(fixes: [fix(60, 25, t: 0), fix(60.001, 25, t: 1), fix(60.01, 25, t: 61), fix(60.011, 25, t: 62)])
+        let track = try Track(fixes: [
+            fix(60, 25, t: 0), fix(60.001, 25, t: 1), fix(60.01, 25, t: 61), fix(60.011, 25, t: 62),
+        ])
         let p = TrackReplayProvider(track: track)
         #expect(p.updates(after: 1, through: 60.99).isEmpty)
         #expect(abs(p.truePosition(at: 31).latitude - 60.0055) < 1e-9)

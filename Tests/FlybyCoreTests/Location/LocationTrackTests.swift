@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlybyCore
 
 @Suite struct LocationTrackTests {
@@ -44,8 +45,10 @@ import Testing
         let a = LocationCoordinate2D(latitude: 60, longitude: 25)
         let b = Geodesy.destination(from: a, bearing: 90, distance: 50)
         let c = Geodesy.destination(from: b, bearing: 0, distance: 50)
-        let t = try Track(fixes: [Location(coordinate: a, timestamp: 0), Location(coordinate: b, timestamp: 10),
-                                  Location(coordinate: c, timestamp: 20)])
+        let t = try Track(fixes: [
+            Location(coordinate: a, timestamp: 0), Location(coordinate: b, timestamp: 10),
+            Location(coordinate: c, timestamp: 20),
+        ])
         let courses = t.fixes.map { $0.course ?? -1 }
         #expect(abs(courses[0] - 90) < 1e-6, "the first fix takes the first derived course")
         #expect(abs(courses[1] - 90) < 1e-6)
@@ -56,8 +59,10 @@ import Testing
     @Test func stopsKeepTheLastGoodCourseAndGiveNoNaN() throws {
         let a = LocationCoordinate2D(latitude: 60, longitude: 25)
         let b = Geodesy.destination(from: a, bearing: 45, distance: 30)
-        var fixes = [Location(coordinate: a, timestamp: 0, horizontalAccuracy: 5),
-                     Location(coordinate: b, timestamp: 3, horizontalAccuracy: 5)]
+        var fixes = [
+            Location(coordinate: a, timestamp: 0, horizontalAccuracy: 5),
+            Location(coordinate: b, timestamp: 3, horizontalAccuracy: 5),
+        ]
         // Stopped: identical and jittering (2 m, under the noise threshold) positions.
         for k in 0..<6 {
             let jitter = Geodesy.destination(from: b, bearing: Double(k) * 97, distance: k % 2 == 0 ? 0 : 2)

@@ -8,14 +8,18 @@ import Testing
     static let tracks = BuiltInTrack.allCases
 
     @Test func lagTable() throws {
-        var lines = ["| track | mode | mean (m) | p95 (m) | max (m) | max step/frame (m) |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+        var lines = [
+            "| track | mode | mean (m) | p95 (m) | max (m) | max step/frame (m) |",
+            "| --- | --- | ---: | ---: | ---: | ---: |",
+        ]
         for builtIn in Self.tracks {
             let track = try builtIn.load()
             let base = PuckLag.measure(track: track, mode: .mapboxDefault, fps: 60)
             let pred = PuckLag.measure(track: track, mode: .predictive(), fps: 60)
             for (name, s) in [("Mapbox default", base), ("predictive", pred)] {
                 func f(_ x: Double) -> String { "\((x * 100).rounded() / 100)" }
-                lines.append("| \(builtIn.rawValue) | \(name) | \(f(s.mean)) | \(f(s.p95)) | \(f(s.max)) | \(f(s.maxStep)) |")
+                lines.append(
+                    "| \(builtIn.rawValue) | \(name) | \(f(s.mean)) | \(f(s.p95)) | \(f(s.max)) | \(f(s.maxStep)) |")
             }
             // Sane bounds: the default mode trails by about a fix interval; prediction must not
             // make any trace worse and must cut the smooth 1 Hz drive's lag substantially.

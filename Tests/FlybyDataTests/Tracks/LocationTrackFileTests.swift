@@ -1,5 +1,6 @@
 import FlybyCore
 import Testing
+
 @testable import FlybyData
 
 @Suite struct LocationTrackFileTests {
@@ -62,15 +63,20 @@ import Testing
         #expect(t.fixes.count == 3)
         #expect(abs(t.fixes[1].timestamp - 10) < 1e-9 && abs(t.fixes[2].timestamp - 20.097) < 1e-9)
         // A route can be named explicitly, but it has no times.
-        #expect(throws: InputError.self) { try TrackFile.parseGeoJSON(Array(Self.geojson.utf8), file: "a.geojson", feature: "r") }
+        #expect(throws: InputError.self) {
+            try TrackFile.parseGeoJSON(Array(Self.geojson.utf8), file: "a.geojson", feature: "r")
+        }
     }
 
     @Test func iso8601() {
-        #expect(ISO8601Instant.parse("2016-08-26T13:42:10+03:00") == ISO8601Instant(seconds: 1_472_208_130, fraction: 0))
+        #expect(
+            ISO8601Instant.parse("2016-08-26T13:42:10+03:00") == ISO8601Instant(seconds: 1_472_208_130, fraction: 0))
         #expect(ISO8601Instant.parse("2000-02-29T00:00:00Z")?.seconds == 951_782_400)
         #expect(ISO8601Instant.parse("1969-12-31T23:59:59Z")?.seconds == -1)
-        for bad in ["2001-02-29T00:00:00Z", "2016-13-01T00:00:00Z", "2016-08-26T24:00:00Z", "2016-08-26", "yesterday",
-                    "2016-08-26T13:42:10+03:00x", "2016-08-26T13:42:10."] {
+        for bad in [
+            "2001-02-29T00:00:00Z", "2016-13-01T00:00:00Z", "2016-08-26T24:00:00Z", "2016-08-26", "yesterday",
+            "2016-08-26T13:42:10+03:00x", "2016-08-26T13:42:10.",
+        ] {
             #expect(ISO8601Instant.parse(bad) == nil, "\(bad)")
         }
     }
@@ -91,68 +97,98 @@ import Testing
     }
 
     static let badCases: [Bad] = [
-        Bad(name: "geojson empty", file: "e.geojson", text: feature("[]", #""t": []"#),
+        Bad(
+            name: "geojson empty", file: "e.geojson", text: feature("[]", #""t": []"#),
             expected: ["e.geojson:1:", "geometry.coordinates", "empty"]),
-        Bad(name: "geojson one point", file: "o.geojson", text: feature("[[24.9, 60.1]]", #""t": [0]"#),
+        Bad(
+            name: "geojson one point", file: "o.geojson", text: feature("[[24.9, 60.1]]", #""t": [0]"#),
             expected: ["o.geojson:1:", "geometry.coordinates", "only one fix"]),
-        Bad(name: "geojson unsorted", file: "u.geojson", text: feature("[[24.9, 60.1], [24.9, 60.2], [24.9, 60.3]]", #""t": [0, 5, 4]"#),
+        Bad(
+            name: "geojson unsorted", file: "u.geojson",
+            text: feature("[[24.9, 60.1], [24.9, 60.2], [24.9, 60.3]]", #""t": [0, 5, 4]"#),
             expected: ["u.geojson:1:", "properties.t[2]", "not sorted"]),
-        Bad(name: "geojson duplicate time", file: "d.geojson",
-            text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""timestamps": ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z"]"#),
+        Bad(
+            name: "geojson duplicate time", file: "d.geojson",
+            text: feature(
+                "[[24.9, 60.1], [24.9, 60.2]]", #""timestamps": ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z"]"#),
             expected: ["d.geojson:1:", "properties.timestamps[1]", "duplicate time"]),
-        Bad(name: "geojson bad timestamp", file: "b.geojson",
+        Bad(
+            name: "geojson bad timestamp", file: "b.geojson",
             text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""timestamps": ["2024-01-01T00:00:00Z", "noon"]"#),
             expected: ["b.geojson:1:", "properties.timestamps[1]", "ISO 8601"]),
-        Bad(name: "geojson latitude", file: "l.geojson", text: feature("[[24.9, 60.1], [24.9, 95]]", #""t": [0, 1]"#),
+        Bad(
+            name: "geojson latitude", file: "l.geojson", text: feature("[[24.9, 60.1], [24.9, 95]]", #""t": [0, 1]"#),
             expected: ["l.geojson:1:", "geometry.coordinates[1][1]", "latitude 95.0 is out of range"]),
-        Bad(name: "geojson longitude", file: "l.geojson", text: feature("[[24.9, 60.1], [190, 60]]", #""t": [0, 1]"#),
+        Bad(
+            name: "geojson longitude", file: "l.geojson", text: feature("[[24.9, 60.1], [190, 60]]", #""t": [0, 1]"#),
             expected: ["l.geojson:1:", "geometry.coordinates[1][0]", "longitude"]),
-        Bad(name: "geojson lengths", file: "m.geojson", text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""t": [0, 1], "accuracy_m": [1]"#),
+        Bad(
+            name: "geojson lengths", file: "m.geojson",
+            text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""t": [0, 1], "accuracy_m": [1]"#),
             expected: ["m.geojson:1:", "properties.accuracy_m", "1 values but the LineString has 2"]),
-        Bad(name: "geojson no times", file: "n.geojson", text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""kind": "real""#),
+        Bad(
+            name: "geojson no times", file: "n.geojson",
+            text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""kind": "real""#),
             expected: ["n.geojson:1:", "properties", "'t'"]),
-        Bad(name: "geojson malformed", file: "j.geojson", text: "{\"type\": \"Feature\",\n  \"properties\": {,}}",
+        Bad(
+            name: "geojson malformed", file: "j.geojson", text: "{\"type\": \"Feature\",\n  \"properties\": {,}}",
             expected: ["j.geojson:2:"]),
-        Bad(name: "geojson no track", file: "r.geojson",
-            text: #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"kind": "route", "t": [0, 1]}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]}"#,
+        Bad(
+            name: "geojson no track", file: "r.geojson",
+            text:
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"kind": "route", "t": [0, 1]}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]}"#,
             expected: ["r.geojson:1:1", "no track"]),
-        Bad(name: "gpx malformed", file: "m.gpx", text: "<gpx>\n  <trk><trkseg>\n  </trk>\n</gpx>",
+        Bad(
+            name: "gpx malformed", file: "m.gpx", text: "<gpx>\n  <trk><trkseg>\n  </trk>\n</gpx>",
             expected: ["m.gpx:3:3", "malformed XML", "</trk> does not match"]),
         Bad(name: "gpx not gpx", file: "x.gpx", text: "<kml/>", expected: ["x.gpx:1:1", "<gpx>"]),
-        Bad(name: "gpx empty", file: "e.gpx", text: "<gpx>\n <trk><trkseg></trkseg></trk></gpx>",
+        Bad(
+            name: "gpx empty", file: "e.gpx", text: "<gpx>\n <trk><trkseg></trkseg></trk></gpx>",
             expected: ["e.gpx:2:2", "gpx.trk[0]", "empty"]),
-        Bad(name: "gpx one point", file: "o.gpx",
-            text: "<gpx><trk><trkseg>\n<trkpt lat=\"60\" lon=\"25\"><time>2024-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>",
+        Bad(
+            name: "gpx one point", file: "o.gpx",
+            text:
+                "<gpx><trk><trkseg>\n<trkpt lat=\"60\" lon=\"25\"><time>2024-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>",
             expected: ["o.gpx:1:6", "only one fix"]),
-        Bad(name: "gpx unsorted", file: "u.gpx", text: """
-            <gpx><trk><trkseg>
-            <trkpt lat="60" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
-            <trkpt lat="60.1" lon="25"><time>2024-01-01T00:00:01Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """, expected: ["u.gpx:3:28", "gpx.trk[0].trkseg[0].trkpt[1].time", "not sorted"]),
-        Bad(name: "gpx latitude", file: "l.gpx", text: """
-            <gpx><trk><trkseg>
-            <trkpt lat="60" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
-            <trkpt lat="-91" lon="25"><time>2024-01-01T00:00:06Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """, expected: ["l.gpx:3:8", "trkpt[1]", "latitude -91.0 is out of range"]),
-        Bad(name: "gpx nan", file: "n.gpx", text: """
-            <gpx><trk><trkseg>
-            <trkpt lat="nan" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """, expected: ["n.gpx:2:8", "not a finite number"]),
-        Bad(name: "gpx no time", file: "t.gpx", text: """
-            <gpx><trk><trkseg>
-              <trkpt lat="60" lon="25"></trkpt>
-            </trkseg></trk></gpx>
-            """, expected: ["t.gpx:2:3", "has no <time>"]),
+        Bad(
+            name: "gpx unsorted", file: "u.gpx",
+            text: """
+                <gpx><trk><trkseg>
+                <trkpt lat="60" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
+                <trkpt lat="60.1" lon="25"><time>2024-01-01T00:00:01Z</time></trkpt>
+                </trkseg></trk></gpx>
+                """, expected: ["u.gpx:3:28", "gpx.trk[0].trkseg[0].trkpt[1].time", "not sorted"]),
+        Bad(
+            name: "gpx latitude", file: "l.gpx",
+            text: """
+                <gpx><trk><trkseg>
+                <trkpt lat="60" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
+                <trkpt lat="-91" lon="25"><time>2024-01-01T00:00:06Z</time></trkpt>
+                </trkseg></trk></gpx>
+                """, expected: ["l.gpx:3:8", "trkpt[1]", "latitude -91.0 is out of range"]),
+        Bad(
+            name: "gpx nan", file: "n.gpx",
+            text: """
+                <gpx><trk><trkseg>
+                <trkpt lat="nan" lon="25"><time>2024-01-01T00:00:05Z</time></trkpt>
+                </trkseg></trk></gpx>
+                """, expected: ["n.gpx:2:8", "not a finite number"]),
+        Bad(
+            name: "gpx no time", file: "t.gpx",
+            text: """
+                <gpx><trk><trkseg>
+                  <trkpt lat="60" lon="25"></trkpt>
+                </trkseg></trk></gpx>
+                """, expected: ["t.gpx:2:3", "has no <time>"]),
     ]
 
     @Test(arguments: badCases)
     func errorsNameTheFileAndPosition(_ c: Bad) {
         do {
             let bytes = Array(c.text.utf8)
-            _ = c.file.hasSuffix(".gpx") ? try TrackFile.parseGPX(bytes, file: c.file) : try TrackFile.parseGeoJSON(bytes, file: c.file)
+            _ =
+                c.file.hasSuffix(".gpx")
+                ? try TrackFile.parseGPX(bytes, file: c.file) : try TrackFile.parseGeoJSON(bytes, file: c.file)
             Issue.record("expected an error")
         } catch {
             for part in c.expected { #expect(error.description.contains(part), "\(error.description) lacks '\(part)'") }
@@ -161,7 +197,10 @@ import Testing
 
     @Test func missingFileAndUnknownBuiltInNameAreErrors() {
         #expect(throws: InputError.self) { try TrackFile.load("/nonexistent/track.gpx") }
-        do { _ = try TrackFile.load("tram7"); Issue.record("expected an error") } catch {
+        do {
+            _ = try TrackFile.load("tram7")
+            Issue.record("expected an error")
+        } catch {
             #expect(error.description.contains("helsinki-drive, tram9, walk-railway-station"))
         }
     }
