@@ -25,8 +25,8 @@ struct ISO8601Instant: Hashable, Sendable {
             k += n
             return v
         }
-        func expect(_ c: Character) -> Bool {
-            guard k < u.count, u[k] == c.asciiValue! else { return false }
+        func expect(_ c: Unicode.Scalar) -> Bool {
+            guard k < u.count, u[k] == UInt8(ascii: c) else { return false }
             k += 1
             return true
         }

@@ -174,6 +174,7 @@ public enum TrackFile {
             }
             return ids
         }
+        let f: JSONCursor
         var chosen: JSONCursor? = nil
         if let name {
             for f in features where try identifiers(f).contains(name) {
@@ -187,6 +188,7 @@ public enum TrackFile {
                     "no feature named '\(name)' (found: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
             }
             guard try isLineString(found) else { throw found.error("feature '\(name)' is not a LineString") }
+            f = found
         } else {
             for f in features where try isLineString(f) {
                 if let p = try f.member("properties"), p.isObject, let kind = try p.member("kind"), kind.isString,
@@ -200,9 +202,8 @@ public enum TrackFile {
             guard let found = chosen else {
                 throw root.error("no track: expected a LineString feature whose properties.kind is not \"route\"")
             }
-            chosen = found
+            f = found
         }
-        let f = chosen!
         let geometry = try f.required("geometry")
         let coordinates = try geometry.required("coordinates")
         let positions = try coordinates.elements()
@@ -228,8 +229,9 @@ public enum TrackFile {
         let speeds = try parallel("speed_mps")
         let bearings = try parallel("bearing_deg")
         let headings = try parallel("heading_deg")
-        func optional(_ items: [JSONCursor]?, _ k: Int) throws(InputError) -> Double? {
+        func optional(_ items: [JSONCursor]?, _ k: Int, nonNegative what: String? = nil) throws(InputError) -> Double? {
             guard let items, !items[k].node.isNull else { return nil }
+            if let what { return try items[k].nonNegative(what: what) }
             return try items[k].double()
         }
         guard !positions.isEmpty else {
@@ -256,13 +258,12 @@ public enum TrackFile {
                 guard let instant = ISO8601Instant.parse(s) else {
                     throw times[k].error("'\(s)' is not an ISO 8601 date-time")
                 }
-                if t0 == nil { t0 = instant }
-                time = instant.seconds(since: t0!)
+                let first = t0 ?? instant
+                t0 = first
+                time = instant.seconds(since: first)
             }
-            let accuracy = try optional(accuracies, k) ?? 0
-            if accuracy < 0 { throw accuracies![k].error("accuracy \(accuracy) must not be negative") }
-            let speed = try optional(speeds, k)
-            if let speed, speed < 0 { throw speeds![k].error("speed \(speed) must not be negative") }
+            let accuracy = try optional(accuracies, k, nonNegative: "accuracy") ?? 0
+            let speed = try optional(speeds, k, nonNegative: "speed")
             fixes.append(
                 Location(
                     coordinate: LocationCoordinate2D(latitude: lat, longitude: lon), timestamp: time,

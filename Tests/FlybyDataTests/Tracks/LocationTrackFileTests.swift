@@ -127,6 +127,10 @@ import Testing
             text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""t": [0, 1], "accuracy_m": [1]"#),
             expected: ["m.geojson:1:", "properties.accuracy_m", "1 values but the LineString has 2"]),
         Bad(
+            name: "geojson negative accuracy", file: "a.geojson",
+            text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""t": [0, 1], "accuracy_m": [3, -1]"#),
+            expected: ["a.geojson:1:", "properties.accuracy_m[1]", "accuracy must not be negative"]),
+        Bad(
             name: "geojson no times", file: "n.geojson",
             text: feature("[[24.9, 60.1], [24.9, 60.2]]", #""kind": "real""#),
             expected: ["n.geojson:1:", "properties", "'t'"]),
