@@ -31,6 +31,14 @@ public struct PuckState: Hashable, Sendable {
 
 /// Settings of the predictive puck mode (see ``PuckInterpolationMode/predictive(_:)``).
 public struct PuckPrediction: Hashable, Sendable {
+    /// A fix slower than this (m/s) that lies within the noise threshold
+    /// (``Track/movementThreshold(_:_:)``) of where the puck rests is taken as standing still:
+    /// the puck stays where it is instead of following GPS jitter (walking is about 1.3 m/s).
+    public static let stationarySpeed: Double = 0.5
+    /// The largest distance, metres, that still counts as jitter for ``stationarySpeed``, however
+    /// poor the accuracy: a 188 m accuracy radius must not pin the puck while the tram moves on.
+    public static let stationaryRadius: Double = 10
+
     /// The longest time ahead of the newest fix, in seconds of track time, the puck is
     /// extrapolated; beyond it the puck waits for the next fix. The effective cap is the smaller
     /// of this and the time since the previous fix, so a 1 Hz track extrapolates at most 1 s and
@@ -71,8 +79,10 @@ public enum PuckInterpolationMode: Hashable, Sendable {
     /// Dead reckoning: from each fix the puck moves on along the fix's course at its speed
     /// (capped, see ``PuckPrediction``), and the error against the new fix is blended out, so
     /// the lag of the default mode mostly disappears (maplibre-native#4608,
-    /// mapbox-navigation-ios#2587) without jumps.
-    /// Write `.predictive()` for the default ``PuckPrediction``.
+    /// mapbox-navigation-ios#2587) without jumps. At a stop (speed below
+    /// ``PuckPrediction/stationarySpeed`` and a position within the fix noise of where the puck
+    /// rests) the puck stays put rather than following GPS jitter, which the default mode, like
+    /// Mapbox, follows. Write `.predictive()` for the default ``PuckPrediction``.
     case predictive(PuckPrediction = PuckPrediction())
 }
 
@@ -113,6 +123,9 @@ public struct PuckInterpolator: Sendable {
         var capDistance: Double = 0
         var errorLatitude: Double = 0
         var errorLongitude: Double = 0
+        /// Predictive mode: where the extrapolation starts: the fix, or while stationary the
+        /// position the puck already rests at.
+        var anchor: LocationCoordinate2D
     }
 
     private struct HeadingSegment: Sendable {
@@ -151,7 +164,7 @@ public struct PuckInterpolator: Sendable {
             // The very first fix is shown at once.
             var s = Segment(
                 start: time, fix: fix, fromCoordinate: fix.coordinate, fromCourse: fix.course,
-                fromAccuracy: fix.horizontalAccuracy)
+                fromAccuracy: fix.horizontalAccuracy, anchor: fix.coordinate)
             s.course = fix.course
             if case .predictive(let options) = mode, fix.course != nil {
                 // Predictive: the first fix is shown at once and moves on at its own speed.
@@ -165,7 +178,7 @@ public struct PuckInterpolator: Sendable {
         let shown = value(previous, at: time)
         var s = Segment(
             start: time, fix: fix, fromCoordinate: shown.coordinate, fromCourse: shown.course,
-            fromAccuracy: shown.horizontalAccuracy)
+            fromAccuracy: shown.horizontalAccuracy, anchor: fix.coordinate)
         if case .predictive(let options) = mode {
             // Course and speed from the fix, else estimated from the previous fix (below the
             // noise threshold of `Track.movementThreshold` the puck is taken to stand still).
@@ -178,15 +191,24 @@ public struct PuckInterpolator: Sendable {
             if course == nil { course = previous.course }
             var speed = fix.speed ?? (moved && dt > 0 ? d / dt : 0)
             if course == nil { speed = 0 }
+            // Stationary: a slow fix within the noise of where the puck rests does not move it,
+            // so GPS jitter at a stop does not make the puck wander.
+            if speed < PuckPrediction.stationarySpeed,
+                Geodesy.distance(from: previous.anchor, to: fix.coordinate)
+                    <= min(Track.movementThreshold(last, fix), PuckPrediction.stationaryRadius)
+            {
+                s.anchor = previous.anchor
+                speed = 0
+            }
             s.course = course
             s.metresPerSecond = speed * rate
             let interval = dt > 0 ? dt : options.maxExtrapolationTime
             s.capTime = min(options.maxExtrapolationTime, interval) / rate
             s.capDistance = options.maxExtrapolationDistance
-            s.errorLatitude = shown.coordinate.latitude - fix.coordinate.latitude
+            s.errorLatitude = shown.coordinate.latitude - s.anchor.latitude
             s.errorLongitude =
-                shortestAngle(from: fix.coordinate.longitude, to: shown.coordinate.longitude)
-                - fix.coordinate.longitude
+                shortestAngle(from: s.anchor.longitude, to: shown.coordinate.longitude)
+                - s.anchor.longitude
             if s.fix.course == nil { s.fix.course = course }
         }
         segment = s
@@ -243,7 +265,7 @@ public struct PuckInterpolator: Sendable {
                 location: s.fix)
         case .predictive(let options):
             let elapsed = max(0, time - s.start)
-            var base = s.fix.coordinate
+            var base = s.anchor
             if let course = s.course, s.metresPerSecond > 0 {
                 let distance = min(s.metresPerSecond * min(elapsed, s.capTime), s.capDistance)
                 base = Geodesy.destination(from: base, bearing: course, distance: distance)

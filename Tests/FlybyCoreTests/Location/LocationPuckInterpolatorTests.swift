@@ -89,6 +89,33 @@ import Testing
         if case .predictive = mode { #expect(still.allSatisfy { $0 == moving[4].coordinate }) }
     }
 
+    /// Jitter at a stop (fixes scattered 2 m around one spot, accuracy 5 m): the predictive puck
+    /// rests; the default puck follows the jitter, as Mapbox's does, but stays within it.
+    @Test func jitterAtAStop() throws {
+        let moving = try straightTrack(count: 5, withSpeed: false).fixes
+        let spot = moving[4].coordinate
+        var fixes = moving.map { fix($0.coordinate.latitude, $0.coordinate.longitude, t: $0.timestamp, accuracy: 5) }
+        for k in 1...10 {
+            let c = Geodesy.destination(from: spot, bearing: Double(k) * 131, distance: 2)
+            fixes.append(fix(c.latitude, c.longitude, t: 4 + Double(k), accuracy: 5))
+        }
+        let track = try Track(fixes: fixes)
+        for mode in [PuckInterpolationMode.mapboxDefault, .predictive()] {
+            var feed = LocationFeed(provider: TrackReplayProvider(track: track))
+            var puck = PuckInterpolator(mode: mode)
+            var rest: [LocationCoordinate2D] = []
+            for i in 0...(14 * 60) {
+                let state = try #require(puck.advance(to: Double(i) / 60, feed: &feed))
+                #expect(state.coordinate.isFinite && state.course != nil)
+                if i >= 7 * 60 { rest.append(state.coordinate) }
+            }
+            #expect(rest.allSatisfy { metres($0, spot) <= 2 + 1e-6 }, "\(mode)")
+            if case .predictive = mode {
+                #expect(rest.allSatisfy { $0 == rest[0] }, "the predictive puck holds still")
+            }
+        }
+    }
+
     /// A 60 s gap: nothing arrives, no NaN; the predictive puck stops after the cap.
     @Test func gapsAreSafeAndPredictionIsCapped() throws {
         var fixes = try straightTrack(count: 5, withSpeed: false).fixes

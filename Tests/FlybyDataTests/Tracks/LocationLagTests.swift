@@ -9,8 +9,8 @@ import Testing
 
     @Test func lagTable() throws {
         var lines = [
-            "| track | mode | mean (m) | p95 (m) | max (m) | max step/frame (m) |",
-            "| --- | --- | ---: | ---: | ---: | ---: |",
+            "| track | mode | mean (m) | p95 (m) | max (m) | max step/frame (m) | median step/frame (m) |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
         ]
         for builtIn in Self.tracks {
             let track = try builtIn.load()
@@ -19,7 +19,7 @@ import Testing
             for (name, s) in [("Mapbox default", base), ("predictive", pred)] {
                 func f(_ x: Double) -> String { "\((x * 100).rounded() / 100)" }
                 lines.append(
-                    "| \(builtIn.rawValue) | \(name) | \(f(s.mean)) | \(f(s.p95)) | \(f(s.max)) | \(f(s.maxStep)) |")
+                    "| \(builtIn.rawValue) | \(name) | \(f(s.mean)) | \(f(s.p95)) | \(f(s.max)) | \(f(s.maxStep)) | \(f(s.medianStep)) |")
             }
             // Sane bounds: the default mode trails by about a fix interval; prediction must not
             // make any trace worse and must cut the smooth 1 Hz drive's lag substantially.
@@ -29,6 +29,10 @@ import Testing
             if builtIn == .helsinkiDrive {
                 #expect(pred.mean < base.mean * 0.5)
                 #expect(pred.p95 < base.p95 * 0.5)
+                // No jumps while following the smooth drive: no frame moves the puck more than
+                // 3 × its typical per-frame step, in either mode.
+                #expect(base.maxStep <= 3 * base.medianStep)
+                #expect(pred.maxStep <= 3 * pred.medianStep)
             }
         }
         print(lines.joined(separator: "\n"))
