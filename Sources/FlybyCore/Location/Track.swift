@@ -122,6 +122,8 @@ public struct Track: Sendable, Equatable {
     public var duration: Double { endTime - startTime }
     /// The fixes' positions, in order (for an overview of the track).
     public var coordinates: [LocationCoordinate2D] { fixes.map(\.coordinate) }
+    /// The fixes as a line, e.g. for an overview of the whole track (`"geometry": "track"`).
+    public var geometry: Geometry { .lineString(coordinates) }
     /// Length of the polyline through the fixes in metres (haversine).
     public var length: Double {
         var sum = 0.0
