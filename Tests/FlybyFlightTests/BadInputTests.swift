@@ -38,8 +38,13 @@ import Testing
         Case(name: "bad bounds", json: #"{"bounds": {"minZoom": 5, "maxZoom": 2}, "steps": []}"#, expect: ["bounds", "min ≤ max"]),
         Case(name: "at outside parallel", json: #"{"steps": [{"at": 1, "do": {"wait": 1}}]}"#, expect: ["only allowed inside"]),
         Case(name: "two keys in a step", json: #"{"steps": [{"wait": 1, "set": {}}]}"#, expect: ["exactly one key"]),
-        Case(name: "viewport step not yet supported", json: #"{"steps": [{"viewport": {"state": "idle"}}]}"#, expect: ["steps[0]", "'viewport' step is not supported yet"]),
-        Case(name: "location not yet supported", json: #"{"location": {"track": "x.gpx"}, "steps": []}"#, expect: ["location", "not supported yet"]),
+        Case(name: "unknown viewport state", json: #"{"steps": [{"viewport": {"state": "hover"}}]}"#, expect: ["steps[0].viewport.state", "unknown viewport state"]),
+        Case(name: "unknown transition", json: #"{"steps": [{"viewport": {"state": "idle", "transition": "warp"}}]}"#, expect: ["steps[0].viewport.transition", "unknown transition"]),
+        Case(name: "bad follow bearing", json: #"{"steps": [{"viewport": {"state": {"followPuck": {"bearing": "north"}}}}]}"#, expect: ["steps[0].viewport.state.followPuck.bearing"]),
+        Case(name: "unknown gesture", json: #"{"steps": [{"gesture": {"swipe": {}}}]}"#, expect: ["steps[0].gesture", "unknown gesture 'swipe'"]),
+        Case(name: "gesture without duration", json: #"{"steps": [{"gesture": {"pan": {"from": [0, 0], "to": [1, 1]}}}]}"#, expect: ["steps[0].gesture.pan", "missing required field 'duration'"]),
+        Case(name: "zero replay speed", json: #"{"location": {"track": "helsinki-drive", "speed": 0}, "steps": []}"#, expect: ["location.speed"]),
+        Case(name: "unknown puck mode", json: #"{"location": {"track": "helsinki-drive", "mode": "psychic"}, "steps": []}"#, expect: ["location.mode"]),
         Case(name: "top level is not an object", json: "[1, 2]", expect: ["must be a JSON object"]),
         Case(name: "wrong version", json: #"{"flyby": 2, "steps": []}"#, expect: ["flyby", "version"]),
     ]
@@ -62,6 +67,13 @@ import Testing
         #expect(line.hasPrefix("flyby: error: \(path)"), "\(line)")
         for e in c.expect { #expect(line.contains(e), "'\(e)' not in: \(line)") }
         #expect(out.stdoutBytes.isEmpty, "no trace is printed for bad input")
+    }
+
+    @Test func missingTrackFileNamesTheTrack() throws {
+        let path = try Self.write(#"{"location": {"track": "no-such-track.gpx"}, "steps": []}"#)
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", path], output: out) == 2)
+        #expect(out.stderrText.hasPrefix("flyby: error: ") && out.stderrText.contains("no-such-track.gpx"))
     }
 
     @Test func missingFileIsAnInputError() {

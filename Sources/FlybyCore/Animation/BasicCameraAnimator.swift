@@ -244,3 +244,14 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
         for c in pending { c(position) }
     }
 }
+
+extension BasicCameraAnimator {
+    /// Replaces to-values while keeping the from-values and the elapsed fraction, so a moving target
+    /// is reached without a jump at the end (Mapbox PR #1245). Used by viewport transitions.
+    func retarget(_ change: (inout CameraTransition) -> Void) {
+        guard var t = transition else { return }
+        change(&t)
+        transition = t
+        bearingTarget = t.effectiveBearingTarget
+    }
+}

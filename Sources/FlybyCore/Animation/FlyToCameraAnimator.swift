@@ -13,6 +13,10 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
     var completions: [AnimationCompletion] = []
     public private(set) var state: UIViewAnimatingState = .inactive
     public private(set) var finalPosition: UIViewAnimatingPosition?
+    /// The destination after retargeting (the path's own target until then).
+    public private(set) var currentTarget: CameraState?
+    /// currentTarget − path.target per field, blended in with the eased progress.
+    var correction = (lat: 0.0, lng: 0.0, zoom: 0.0, bearing: 0.0, pitch: 0.0)
 
     init(id: Int, owner: AnimationOwner, path: FlyToPath, duration: Double, curve: AnimationCurve, manager: CameraAnimationsManager) {
         self.id = id; self.owner = owner; self.path = path
@@ -28,6 +32,24 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
     }
 
     public var isRunning: Bool { state == .active }
+
+    /// Moves the destination (a moving target such as the puck): the difference from the planned
+    /// destination is blended in with the eased progress, so the flight ends exactly on the new
+    /// destination without a jump. Fields of `target` that are nil keep the planned value.
+    public func retarget(to target: CameraOptions, bounds: CameraBounds, size: ScreenSize) {
+        guard finalPosition == nil, target.firstNonFiniteField == nil else { return }
+        var goal = path.target
+        if let v = target.center { goal.center = v }
+        if let v = target.zoom { goal.zoom = v }
+        if let v = target.bearing { goal.bearing = v }
+        if let v = target.pitch { goal.pitch = v }
+        goal = bounds.constrain(goal, size: size)
+        currentTarget = goal
+        let p = path.target
+        correction = (goal.center.latitude - p.center.latitude,
+                      shortestAngle(from: p.center.longitude, to: goal.center.longitude) - p.center.longitude,
+                      goal.zoom - p.zoom, shortestAngle(from: p.bearing, to: goal.bearing) - p.bearing, goal.pitch - p.pitch)
+    }
 
     public func stopAnimation() {
         guard finalPosition == nil else { return }
@@ -49,11 +71,19 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
         let elapsed = now - startTime
         let t = duration <= 0 ? 1 : (elapsed >= duration - timeEpsilon ? 1 : elapsed / duration)
         if t < 1 {
-            let c = path.camera(at: curve.value(at: t))
+            let k = curve.value(at: t)
+            var c = path.camera(at: k)
+            if currentTarget != nil {
+                c.center.latitude += correction.lat * k
+                c.center.longitude = wrapLongitude(c.center.longitude + correction.lng * k)
+                c.zoom += correction.zoom * k
+                c.bearing += correction.bearing * k
+                c.pitch += correction.pitch * k
+            }
             m.map.setCamera(to: CameraOptions(center: c.center, padding: c.padding, zoom: c.zoom, bearing: c.bearing, pitch: c.pitch))
             return
         }
-        let c = path.target
+        let c = currentTarget ?? path.target
         m.map.setCamera(to: CameraOptions(center: c.center, padding: c.padding, zoom: c.zoom, bearing: c.bearing, pitch: c.pitch))
         state = .inactive
         finalPosition = .end

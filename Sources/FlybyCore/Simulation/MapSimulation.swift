@@ -10,6 +10,12 @@ public final class MapSimulation {
     public let clock: FrameClock
     public let mapboxMap: FlybyMap
     public let camera: CameraAnimationsManager
+    /// The viewport state machine (Mapbox's `mapView.viewport`).
+    public let viewport: ViewportManager
+    /// Touch input in screen points (Mapbox's `mapView.gestures`).
+    public let gestures: GestureManager
+    /// The simulated location and its puck, when a track is set.
+    public private(set) var location: SimulatedLocation?
     /// Phase 1 (input, location, puck) and phase 2 (viewport) work, called each tick with its time.
     public var inputParticipants: [(Double) -> Void] = []
     public var viewportParticipants: [(Double) -> Void] = []
@@ -25,6 +31,10 @@ public final class MapSimulation {
         mapboxMap = FlybyMap(size: size, camera: camera, bounds: bounds)
         self.camera = CameraAnimationsManager(map: mapboxMap)
         self.camera.now = clock.now
+        viewport = ViewportManager(context: ViewportContext(map: mapboxMap, camera: self.camera,
+                                                            styleDefaultCamera: CameraOptions(cameraState: mapboxMap.cameraState)))
+        gestures = GestureManager(map: mapboxMap, camera: self.camera, viewport: viewport)
+        viewport.eventSink = { [unowned self] e in events.append(e) }
         observations = [
             self.camera.onCameraAnimatorStarted.observe { [unowned self] a in events.append("animator \(a.id) started") },
             self.camera.onCameraAnimatorPaused.observe { [unowned self] a in events.append("animator \(a.id) paused") },
@@ -36,14 +46,39 @@ public final class MapSimulation {
     /// Time of the current tick, seconds.
     public var now: Double { clock.now }
 
+    /// Starts replaying a location track; the puck appears at the first fix.
+    public func setLocation(_ location: SimulatedLocation?) {
+        self.location = location
+        viewport.context.trackCoordinates = location?.track.coordinates ?? []
+        updateLocation(at: clock.now)
+    }
+
+    private func updateLocation(at t: Double) {
+        guard let location else { viewport.context.puck = nil; return }
+        viewport.context.puckMoved = location.advance(to: t)
+        viewport.context.puck = location.puck
+    }
+
     /// Advances the clock one tick and runs every phase.
     public func tick() {
         let t = clock.advance()
         camera.now = t
         for p in inputParticipants { p(t) }
+        updateLocation(at: t)
         for p in viewportParticipants { p(t) }
+        viewport.update()
         camera.update(at: t)
         for p in afterTickParticipants { p(t) }
+        viewport.deliverNotifications()
+    }
+
+    /// The viewport status as written in traces.
+    public var viewportStatusName: String { viewport.status.description }
+
+    /// `[lng, lat, bearing]` of the puck for traces, when a location is active.
+    public var puckForTrace: [Double]? {
+        guard let location, let p = location.puck else { return nil }
+        return [wrapLongitude(p.coordinate.longitude), p.coordinate.latitude, p.bearing(location.puckBearing)]
     }
 
     /// Appends an event line (for the trace's `events` field).
@@ -51,6 +86,7 @@ public final class MapSimulation {
 
     /// The events since the last call, in the order they happened.
     public func takeEvents() -> [String] {
+        viewport.deliverNotifications()
         if events.isEmpty { return [] }
         defer { events = [] }
         return events

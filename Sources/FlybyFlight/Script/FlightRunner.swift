@@ -51,12 +51,28 @@ public final class FlightRunner {
         if let v = c.pitch { start.pitch = v }
         if let v = c.padding { start.padding = v }
         simulation = MapSimulation(size: script.size, camera: start, bounds: script.bounds, clock: clock)
+        simulation.viewport.context.styleDefaultCamera = CameraOptions(cameraState: startCamera)
+        simulation.viewport.options.transitionsToIdleUponUserInteraction = script.transitionsToIdleUponUserInteraction
+        if let l = script.location {
+            let location = SimulatedLocation(track: l.track, speed: l.speed, loop: l.loop, mode: l.mode)
+            location.puckBearing = l.puckBearing
+            simulation.setLocation(location)
+        }
         queue = script.steps
+        simulation.inputParticipants.append { [unowned self] now in
+            for g in activeGestures { g.gestureInput(now) }
+            activeGestures.removeAll { $0.done }
+        }
     }
+
+    /// Gesture steps that give input each tick (phase 1).
+    fileprivate var activeGestures: [ActiveStep] = []
 
     /// The current frame's record (events since the previous record).
     public func record() -> FrameRecord {
-        FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState, events: simulation.takeEvents())
+        let events = simulation.takeEvents()
+        return FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
+                           viewport: simulation.viewportStatusName, puck: simulation.puckForTrace, events: events)
     }
 
     /// Starts the steps due at t = 0 and returns frame 0.
@@ -107,6 +123,8 @@ public final class FlightRunner {
         var done = false
         var startTime = 0.0
         var children: [(at: Double, active: ActiveStep?, step: FlightStep)] = []
+        /// Viewport steps: when the transition ended (the hold starts then).
+        var transitionEndTime: Double?
 
         init(step: FlightStep, runner: FlightRunner) { self.step = step; self.runner = runner }
 
@@ -164,7 +182,94 @@ public final class FlightRunner {
                     sim.record(event: "control: no animator named \(id)")
                 }
                 done = true
+            case .viewport(let stateSpec, let transitionSpec, let hold):
+                startViewport(stateSpec, transitionSpec, hold: hold, now: now)
+            case .gesture(let g):
+                startGesture(g, now: now)
             }
+        }
+
+        func startViewport(_ spec: ViewportStateSpec, _ t: ViewportTransitionSpec, hold: Double, now: Double) {
+            let viewport = runner.simulation.viewport
+            let state: ViewportState
+            switch spec {
+            case .idle:
+                viewport.idle()
+                transitionEndTime = now
+                done = hold <= 0
+                return
+            case .styleDefault: state = viewport.makeStyleDefaultViewportState()
+            case .camera(let c): state = viewport.makeCameraViewportState(camera: c)
+            case .overview(_, let options): state = viewport.makeOverviewViewportState(options: options)
+            case .followPuck(let options): state = viewport.makeFollowPuckViewportState(options: options)
+            }
+            let transition: ViewportTransition
+            switch t {
+            case .default(let maxDuration): transition = viewport.makeDefaultViewportTransition(options: .init(maxDuration: maxDuration))
+            case .immediate: transition = viewport.makeImmediateViewportTransition()
+            case .fly(let duration): transition = AnimationViewportTransition(.fly(duration: duration))
+            case .ease(let duration, let curve): transition = AnimationViewportTransition(.ease(duration: duration, curve: curve))
+            }
+            viewport.transition(to: state, transition: transition) { [weak self] _ in
+                guard let self else { return }
+                self.transitionEndTime = self.runner.clock.now
+                if hold <= 0 { self.done = true }
+            }
+        }
+
+        // MARK: Gestures (input each tick, as a finger would)
+
+        var gesture: GestureSpec?
+
+        func startGesture(_ g: GestureSpec, now: Double) {
+            let gm = runner.simulation.gestures
+            gesture = g
+            switch g {
+            case .pan(let from, _, _): gm.panBegan(at: from, time: now)
+            case .pinch(let at, _, _): gm.pinchBegan(at: at)
+            case .rotate: gm.rotateBegan()
+            case .pitch: gm.pitchBegan()
+            case .quickZoom(let at, _, _): gm.quickZoomBegan(at: at)
+            case .doubleTap(let at): gm.doubleTap(at: at); done = true; return
+            case .twoFingerTap(let at): gm.twoFingerTap(at: at); done = true; return
+            }
+            if gestureDuration(g) <= 0 { gestureInput(now) } else { runner.activeGestures.append(self) }
+        }
+
+        func gestureDuration(_ g: GestureSpec) -> Double {
+            switch g {
+            case .pan(_, _, let d), .pinch(_, _, let d), .rotate(_, _, let d), .pitch(_, let d), .quickZoom(_, _, let d): return d
+            case .doubleTap, .twoFingerTap: return 0
+            }
+        }
+
+        /// One tick of finger input; ends the gesture when its time is up.
+        func gestureInput(_ now: Double) {
+            guard let g = gesture, !done else { return }
+            let gm = runner.simulation.gestures
+            let d = gestureDuration(g)
+            let f = d <= 0 ? 1 : min(max((now - startTime) / d, 0), 1)
+            let finished = d <= 0 || now - startTime >= d - 1e-9
+            switch g {
+            case .pan(let from, let to, _):
+                gm.panChanged(to: ScreenPoint(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f), time: now)
+                if finished { gm.panEnded(time: now) }
+            case .pinch(let at, let scale, _):
+                gm.pinchChanged(scale: 1 + (scale - 1) * f, at: at)
+                if finished { gm.pinchEnded() }
+            case .rotate(let at, let degrees, _):
+                gm.rotateChanged(degrees: degrees * f, at: at)
+                if finished { gm.rotateEnded() }
+            case .pitch(let degrees, _):
+                gm.pitchChanged(translationY: -GestureManager.pitchPointsPerDegree * degrees * f)
+                if finished { gm.pitchEnded() }
+            case .quickZoom(_, let dy, _):
+                gm.quickZoomChanged(dy: dy * f)
+                if finished { gm.quickZoomEnded() }
+            case .doubleTap, .twoFingerTap:
+                break
+            }
+            if finished { done = true }
         }
 
         /// True once the step has completed (or was cancelled).
@@ -173,6 +278,8 @@ public final class FlightRunner {
             switch step {
             case .wait(let seconds):
                 done = now - startTime >= seconds - 1e-9
+            case .viewport(_, _, let hold):
+                if let end = transitionEndTime { done = now - end >= hold - 1e-9 }
             case .parallel:
                 done = pollChildren(now)
             default:

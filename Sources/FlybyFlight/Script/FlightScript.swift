@@ -13,6 +13,10 @@ public struct FlightScript: Sendable {
     public var camera: CameraOptions
     public var bounds: CameraBounds
     public var steps: [FlightStep]
+    /// The replayed location track, when given.
+    public var location: LocationSpec?
+    /// `viewportOptions.transitionsToIdleUponUserInteraction` (a Flyby extension; default true).
+    public var transitionsToIdleUponUserInteraction = true
 
     public init(file: String, size: ScreenSize = ScreenSize(width: 1280, height: 720), fps: Double = 60, style: String = "world",
                 camera: CameraOptions = CameraOptions(), bounds: CameraBounds = .default, steps: [FlightStep]) {
@@ -42,6 +46,48 @@ public indirect enum FlightStep: Sendable {
     /// Acts on an `animate` step's animator by its `id` (a Flyby extension): pause, resume,
     /// reverse, scrub to a fraction, or stop. Completes at once.
     case control(id: String, action: AnimatorControl)
+    /// A viewport transition; completes `hold` seconds after it completes or fails.
+    case viewport(state: ViewportStateSpec, transition: ViewportTransitionSpec, hold: Double)
+    /// Simulated touch input, one input per tick as a finger would give.
+    case gesture(GestureSpec)
+}
+
+/// The `location` field: a track replayed in simulation time.
+public struct LocationSpec: Sendable {
+    public var track: Track
+    public var speed: Double
+    public var loop: Bool
+    public var mode: PuckInterpolationMode
+    public var puckBearing: PuckBearing
+}
+
+/// A viewport state in a script.
+public enum ViewportStateSpec: Sendable {
+    case idle
+    case styleDefault
+    case camera(CameraOptions)
+    /// nil geometry = the whole location track.
+    case overview(geometry: Geometry?, OverviewViewportStateOptions)
+    case followPuck(FollowPuckViewportStateOptions)
+}
+
+/// A viewport transition in a script.
+public enum ViewportTransitionSpec: Sendable {
+    case `default`(maxDuration: Double)
+    case immediate
+    case fly(duration: Double?)
+    case ease(duration: Double, curve: AnimationCurve)
+}
+
+/// A gesture step (screen points, seconds).
+public enum GestureSpec: Sendable {
+    case pan(from: ScreenPoint, to: ScreenPoint, duration: Double)
+    case pinch(at: ScreenPoint, scale: Double, duration: Double)
+    case rotate(at: ScreenPoint, degrees: Double, duration: Double)
+    case pitch(degrees: Double, duration: Double)
+    case doubleTap(at: ScreenPoint)
+    case twoFingerTap(at: ScreenPoint)
+    case quickZoom(at: ScreenPoint, dy: Double, duration: Double)
 }
 
 /// The `animate` step's fields.

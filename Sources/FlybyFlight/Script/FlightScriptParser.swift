@@ -18,7 +18,7 @@ public enum FlightScriptParser {
 
     static func parse(_ root: JSONCursor, file: String) throws(InputError) -> FlightScript {
         guard root.isObject else { throw root.error("a flight script must be a JSON object, found \(root.node.typeDescription)") }
-        try root.rejectUnknownKeys(["flyby", "size", "fps", "style", "camera", "bounds", "location", "steps"])
+        try root.rejectUnknownKeys(["flyby", "size", "fps", "style", "camera", "bounds", "location", "viewportOptions", "steps"])
         var script = FlightScript(file: file, steps: [])
         if let v = try root.member("flyby") {
             guard try v.int() == 1 else { throw v.error("unsupported flight script version (expected 1)") }
@@ -31,8 +31,10 @@ public enum FlightScriptParser {
         if let v = try root.member("style") { script.style = try v.string() }
         if let v = try root.member("camera") { script.camera = try camera(v) }
         if let v = try root.member("bounds") { script.bounds = try bounds(v) }
-        if let v = try root.member("location") {
-            throw v.error("'location' is not supported yet in this build (it comes with the viewport and location issue)")
+        if let v = try root.member("location") { script.location = try location(v, file: file) }
+        if let v = try root.member("viewportOptions") {
+            try v.rejectUnknownKeys(["transitionsToIdleUponUserInteraction"])
+            if let t = try v.member("transitionsToIdleUponUserInteraction") { script.transitionsToIdleUponUserInteraction = try t.bool() }
         }
         let stepsCursor = try root.required("steps")
         script.steps = try stepsCursor.elements().map { (c: JSONCursor) throws(InputError) in try step(c) }
@@ -209,10 +211,158 @@ public enum FlightScriptParser {
             case let other: throw actionCursor.error("unknown control '\(other)' (known: pause, resume, reverse, scrub, stop)")
             }
             return .control(id: id, action: action)
-        case "viewport", "gesture":
-            throw c.error("the '\(name)' step is not supported yet in this build (it comes with the viewport, location and gestures issue)")
+        case "viewport":
+            try body.rejectUnknownKeys(["state", "transition", "hold"])
+            return .viewport(state: try viewportState(try body.required("state")),
+                             transition: try body.member("transition").map { (v: JSONCursor) throws(InputError) in try viewportTransition(v) } ?? .default(maxDuration: 3.5),
+                             hold: try body.member("hold").map { (v: JSONCursor) throws(InputError) in try duration(v, what: "hold") } ?? 0)
+        case "gesture":
+            return .gesture(try gesture(body))
         default:
-            throw c.error("unknown step '\(name)' (known: set, wait, ease, fly, animate, parallel, cancel, control)")
+            throw c.error("unknown step '\(name)' (known: set, wait, ease, fly, animate, parallel, cancel, control, viewport, gesture)")
+        }
+    }
+}
+
+extension FlightScriptParser {
+    static func location(_ c: JSONCursor, file: String) throws(InputError) -> LocationSpec {
+        try c.rejectUnknownKeys(["track", "speed", "loop", "mode", "puckBearing"])
+        let trackCursor = try c.required("track")
+        let reference = try trackCursor.string()
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }
+        let track = try TrackFile.load(reference, relativeTo: directory)
+        let speed = try c.member("speed")?.double(in: 0.001...1000, what: "speed") ?? 1
+        let loop = try c.member("loop")?.bool() ?? false
+        var mode = PuckInterpolationMode.mapboxDefault
+        if let m = try c.member("mode") {
+            switch try m.string() {
+            case "default": mode = .mapboxDefault
+            case "predictive": mode = .predictive()
+            case let other: throw m.error("unknown puck mode '\(other)' (known: default, predictive)")
+            }
+        }
+        var bearing = PuckBearing.course
+        if let b = try c.member("puckBearing") {
+            guard let v = PuckBearing(rawValue: try b.string()) else { throw b.error("puckBearing must be \"course\" or \"heading\"") }
+            bearing = v
+        }
+        return LocationSpec(track: track, speed: speed, loop: loop, mode: mode, puckBearing: bearing)
+    }
+
+    /// A point `[x, y]` in screen points.
+    static func point(_ c: JSONCursor) throws(InputError) -> ScreenPoint {
+        let (x, y) = try c.pair()
+        guard abs(x) < 1e6 && abs(y) < 1e6 else { throw c.error("point is too far off screen") }
+        return ScreenPoint(x: x, y: y)
+    }
+
+    static func viewportState(_ c: JSONCursor) throws(InputError) -> ViewportStateSpec {
+        if c.isString {
+            switch try c.string() {
+            case "idle": return .idle
+            case "styleDefault": return .styleDefault
+            case let other: throw c.error("unknown viewport state '\(other)' (known: idle, styleDefault, {camera}, {overview}, {followPuck})")
+            }
+        }
+        try c.rejectUnknownKeys(["camera", "overview", "followPuck"], what: "viewport state")
+        if let v = try c.member("camera") { return .camera(try camera(v)) }
+        if let v = try c.member("overview") {
+            try v.rejectUnknownKeys(["geometry", "geometryPadding", "bearing", "pitch", "maxZoom", "animationDuration", "padding", "offset"])
+            let g = try v.required("geometry")
+            var geometry: Geometry?
+            if g.isString {
+                guard try g.string() == "track" else { throw g.error("geometry must be a GeoJSON geometry or \"track\"") }
+            } else {
+                let parsed = try GeoJSON.parse(g)
+                guard parsed.features.count == 1, let first = parsed.features.first else {
+                    throw g.error("geometry must be one GeoJSON geometry or \"track\"")
+                }
+                geometry = first.geometry
+            }
+            let options = OverviewViewportStateOptions(
+                geometry: geometry ?? .multiPoint([]),
+                geometryPadding: try v.member("geometryPadding").map { (p: JSONCursor) throws(InputError) in try padding(p) } ?? .zero,
+                bearing: try v.member("bearing")?.double(in: -1e6...1e6, what: "bearing") ?? 0,
+                pitch: try v.member("pitch")?.double(in: 0...90, what: "pitch") ?? 0,
+                padding: try v.member("padding").map { (p: JSONCursor) throws(InputError) in try padding(p) },
+                maxZoom: try v.member("maxZoom")?.double(in: -5...30, what: "maxZoom"),
+                offset: try v.member("offset").map { (p: JSONCursor) throws(InputError) in try point(p) },
+                animationDuration: try v.member("animationDuration").map { (d: JSONCursor) throws(InputError) in try duration(d, what: "animationDuration") } ?? 1)
+            return .overview(geometry: geometry, options)
+        }
+        let v = try c.required("followPuck")
+        try v.rejectUnknownKeys(["zoom", "bearing", "pitch", "padding"])
+        var o = FollowPuckViewportStateOptions()
+        // An explicit null leaves that field to the user (Mapbox: a nil option is never written).
+        if let z = try v.member("zoom") { o.zoom = z.node.isNull ? nil : try z.double(in: -5...30, what: "zoom") }
+        if let p = try v.member("pitch") { o.pitch = p.node.isNull ? nil : try p.double(in: 0...90, what: "pitch") }
+        if let p = try v.member("padding") { o.padding = p.node.isNull ? nil : try padding(p) }
+        if let b = try v.member("bearing") {
+            if b.node.isNull { o.bearing = nil }
+            else if b.isNumber { o.bearing = .constant(try b.double(in: -1e6...1e6, what: "bearing")) }
+            else {
+                switch try b.string() {
+                case "heading": o.bearing = .heading
+                case "course": o.bearing = .course
+                case let other: throw b.error("bearing must be \"heading\", \"course\" or degrees, found '\(other)'")
+                }
+            }
+        }
+        return .followPuck(o)
+    }
+
+    static func viewportTransition(_ c: JSONCursor) throws(InputError) -> ViewportTransitionSpec {
+        if c.isString {
+            switch try c.string() {
+            case "default": return .default(maxDuration: 3.5)
+            case "immediate": return .immediate
+            case let other: throw c.error("unknown transition '\(other)' (known: default, immediate, {default}, {fly}, {ease})")
+            }
+        }
+        try c.rejectUnknownKeys(["default", "fly", "ease"], what: "transition")
+        if let v = try c.member("default") {
+            try v.rejectUnknownKeys(["maxDuration"])
+            return .default(maxDuration: try v.member("maxDuration").map { (d: JSONCursor) throws(InputError) in try duration(d, what: "maxDuration") } ?? 3.5)
+        }
+        if let v = try c.member("fly") {
+            try v.rejectUnknownKeys(["duration"])
+            return .fly(duration: try v.member("duration").map { (d: JSONCursor) throws(InputError) in try duration(d) })
+        }
+        let v = try c.required("ease")
+        try v.rejectUnknownKeys(["duration", "curve"])
+        return .ease(duration: try v.member("duration").map { (d: JSONCursor) throws(InputError) in try duration(d) } ?? 1,
+                     curve: try v.member("curve").map { (d: JSONCursor) throws(InputError) in try curve(d) } ?? .easeInOut)
+    }
+
+    static func gesture(_ c: JSONCursor) throws(InputError) -> GestureSpec {
+        guard c.isObject else { throw c.error("a gesture is an object such as {\"pan\": {…}}") }
+        let members = try c.members()
+        guard members.count == 1, let (name, g) = members.first else { throw c.error("a gesture must have exactly one key (its kind)") }
+        func d() throws(InputError) -> Double { try duration(try g.required("duration")) }
+        switch name {
+        case "pan":
+            try g.rejectUnknownKeys(["from", "to", "duration"])
+            return .pan(from: try point(try g.required("from")), to: try point(try g.required("to")), duration: try d())
+        case "pinch":
+            try g.rejectUnknownKeys(["at", "scale", "duration"])
+            return .pinch(at: try point(try g.required("at")), scale: try g.required("scale").double(in: 0.001...1000, what: "scale"), duration: try d())
+        case "rotate":
+            try g.rejectUnknownKeys(["at", "degrees", "duration"])
+            return .rotate(at: try point(try g.required("at")), degrees: try g.required("degrees").double(in: -3600...3600, what: "degrees"), duration: try d())
+        case "pitch":
+            try g.rejectUnknownKeys(["degrees", "duration"])
+            return .pitch(degrees: try g.required("degrees").double(in: -90...90, what: "degrees"), duration: try d())
+        case "doubleTap":
+            try g.rejectUnknownKeys(["at"])
+            return .doubleTap(at: try point(try g.required("at")))
+        case "twoFingerTap":
+            try g.rejectUnknownKeys(["at"])
+            return .twoFingerTap(at: try point(try g.required("at")))
+        case "quickZoom":
+            try g.rejectUnknownKeys(["at", "dy", "duration"])
+            return .quickZoom(at: try point(try g.required("at")), dy: try g.required("dy").double(in: -1e5...1e5, what: "dy"), duration: try d())
+        default:
+            throw c.error("unknown gesture '\(name)' (known: pan, pinch, rotate, pitch, doubleTap, twoFingerTap, quickZoom)")
         }
     }
 }
