@@ -110,6 +110,18 @@ public struct Path: Sendable {
         }
     }
 
+    /// The smallest box holding every finite point, or nil when there is none.
+    public var finiteBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        points.withUnsafeBufferPointer { points in
+            for p in points where p.x.isFinite && p.y.isFinite {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+    }
+
     /// The smallest box holding every point, or nil for an empty path.
     public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         guard let first = points.first else { return nil }

@@ -10,10 +10,13 @@ import FlybyCore
 /// from the left gives each pixel the exact signed area of the path inside it (the integral of the
 /// winding number); the fill rule maps that to 0…1 (``FillRule``).
 ///
-/// **Exactness.** Coordinates are rounded once to 1/256 pixel (24.8 fixed point); everything after
-/// that is integer arithmetic. Each edge is put top-to-bottom before it is cut, so an edge shared by
-/// two polygons yields exactly opposite contributions in both: their coverages sum exactly to one
-/// full pixel, and the 8-bit alphas to 255 (256 only where each side has exactly half a pixel).
+/// **Exactness.** Coordinates are rounded once to 1/256 pixel (24.8 fixed point). Row and column
+/// crossings are rounded to that grid by a deterministic function of the edge alone, and the
+/// areas are accumulated in integers. Each edge is put top-to-bottom before it is cut, so an edge
+/// shared by two polygons yields exactly opposite contributions in both: their coverages sum
+/// exactly to one full pixel, and the 8-bit alphas to 255 (256 only where each side has exactly
+/// half a pixel). The crossings use one Double product each instead of an integer division
+/// (measured: divisions were a third of the frame time).
 ///
 /// **Sparse cells.** Cells live in a dense, always-zero accumulation array (one `Int32` per pixel of
 /// the band, plus a spare column) with a bit per touched cell. The sweep visits only set bits,
@@ -71,13 +74,22 @@ public struct PathFiller {
         let bandTop = max(rows.lowerBound, box.minY)
         let bandBottom = min(rows.upperBound, box.maxY)
         guard bandTop < bandBottom else { return }
-        let stride = self.stride, wordsPerRow = self.wordsPerRow, rowOffset = rows.lowerBound
+        // Cells are laid out over the path's bounding box (not the frame), so consecutive small
+        // paths reuse the same few cache lines: measured ~2× faster than frame-wide rows.
+        guard let bounds = path.finiteBounds else { return }
+        let colLo = max(box.minX, min(box.maxX, Int(max(-1e9, bounds.minX).rounded(.down))))
+        let colHi = max(colLo, min(box.maxX, Int(min(1e9, bounds.maxX).rounded(.up))))
+        let rowLo = max(bandTop, Int(max(-1e9, bounds.minY).rounded(.down)))
+        let rowHi = min(bandBottom, Int(min(1e9, bounds.maxY).rounded(.up)))
+        guard rowLo < rowHi else { return }
+        let stride = colHi - colLo + 2
+        let wordsPerRow = (stride + 63) >> 6
         cells.withUnsafeMutableBufferPointer { cellStorage in
             touched.withUnsafeMutableBufferPointer { bitStorage in
                 var acc = CoverageAccumulator(
                     cells: cellStorage.baseAddress.unsafelyUnwrapped, bits: bitStorage.baseAddress.unsafelyUnwrapped,
-                    stride: stride, wordsPerRow: wordsPerRow, storageTop: rowOffset,
-                    bandTop: bandTop, bandBottom: bandBottom, clip: box)
+                    stride: stride, wordsPerRow: wordsPerRow, storageTop: rowLo, storageLeft: colLo,
+                    bandTop: rowLo, bandBottom: rowHi, clip: box)
                 path.points.withUnsafeBufferPointer { points in
                     for contour in path.contours {
                         acc.addContour(points, contour.start, contour.end)
@@ -100,8 +112,9 @@ struct CoverageAccumulator {
     let bits: UnsafeMutablePointer<UInt64>
     let stride: Int
     let wordsPerRow: Int
-    /// Absolute row of the first storage row.
+    /// Absolute row and column of the first storage cell.
     let storageTop: Int
+    let storageLeft: Int
     /// Rows to render, absolute: the band ∩ the clip.
     let bandTop: Int
     let bandBottom: Int
@@ -114,9 +127,9 @@ struct CoverageAccumulator {
     var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
 
     init(cells: UnsafeMutablePointer<Int32>, bits: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-         storageTop: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
+         storageTop: Int, storageLeft: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
         self.cells = cells; self.bits = bits; self.stride = stride; self.wordsPerRow = wordsPerRow
-        self.storageTop = storageTop; self.bandTop = bandTop; self.bandBottom = bandBottom
+        self.storageTop = storageTop; self.storageLeft = storageLeft; self.bandTop = bandTop; self.bandBottom = bandBottom
         self.clipLeft = clip.minX; self.clipRight = clip.maxX
         self.left = Double(clip.minX); self.right = Double(clip.maxX)
         self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
@@ -208,27 +221,32 @@ struct CoverageAccumulator {
             }
             return
         }
-        let dx = Int64(x1 - x0), dy = Int64(y1 - y0)
+        // Row crossings: x at each row boundary straight from the edge (never stepped from the
+        // previous row), a Double product rounded to nearest: deterministic, so bands and shared
+        // edges agree.
+        let xPerY = Double(x1 - x0) / Double(y1 - y0)
+        let yPerX = x1 == x0 ? 0 : Double(y1 - y0) / Double(x1 - x0)
         @inline(__always) func x(atY y: Int32) -> Int32 {
             if y == y1 { return x1 }
-            let n = dx * Int64(y - y0)
-            var q = n / dy
-            if n < 0 && q * dy != n { q -= 1 }   // floor division
-            return x0 + Int32(truncatingIfNeeded: q)
+            let x = x0 + Int32((Double(y - y0) * xPerY).rounded(.toNearestOrEven))
+            return min(max(x, min(x0, x1)), max(x0, x1))
         }
         var xa = Int32(firstRow) << 8 <= y0 ? x0 : x(atY: Int32(firstRow) << 8)
         for row in firstRow...lastRow {
             let ya = max(y0, Int32(row) << 8)
             let yb = min(y1, Int32(row + 1) << 8)
             let xb = x(atY: yb)
-            addRowPiece(row, xa, ya, xb, yb, winding)
+            addRowPiece(row, xa, ya, xb, yb, abs(yPerX), winding)
             xa = xb
         }
     }
 
     /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries.
+    /// `yPerX` is the edge's |dy/dx|; column crossings are clamped into the piece, so rounding can
+    /// never move area out of its row or reorder the pieces.
     @inline(__always)
-    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32, _ winding: Int32) {
+    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32, _ yPerX: Double,
+                              _ winding: Int32) {
         let lo = min(xa, xb), hi = max(xa, xb)
         let c0 = lo >> 8
         if hi <= (c0 + 1) << 8 {
@@ -236,9 +254,7 @@ struct CoverageAccumulator {
             addCell(row, Int(c0), xa - c0 << 8, xb - c0 << 8, yb - ya, winding)
             return
         }
-        let rowDy = Int64(yb - ya)
         if xa < xb {
-            let span = Int64(xb - xa)
             var c = c0, cx = xa, cy = ya
             while true {
                 let boundary = (c + 1) << 8
@@ -246,12 +262,11 @@ struct CoverageAccumulator {
                     addCell(row, Int(c), cx - c << 8, xb - c << 8, yb - cy, winding)
                     return
                 }
-                let yAt = ya + Int32(truncatingIfNeeded: Int64(boundary - xa) * rowDy / span)
+                let yAt = min(max(ya + Int32((Double(boundary - xa) * yPerX).rounded(.toNearestOrEven)), cy), yb)
                 addCell(row, Int(c), cx - c << 8, 256, yAt - cy, winding)
                 cx = boundary; cy = yAt; c += 1
             }
         } else {
-            let span = Int64(xa - xb)
             var c = (xa - 1) >> 8, cx = xa, cy = ya
             while true {
                 let boundary = c << 8
@@ -259,7 +274,7 @@ struct CoverageAccumulator {
                     addCell(row, Int(c), cx - boundary, xb - boundary, yb - cy, winding)
                     return
                 }
-                let yAt = ya + Int32(truncatingIfNeeded: Int64(xa - boundary) * rowDy / span)
+                let yAt = min(max(ya + Int32((Double(xa - boundary) * yPerX).rounded(.toNearestOrEven)), cy), yb)
                 addCell(row, Int(c), cx - boundary, 0, yAt - cy, winding)
                 cx = boundary; cy = yAt; c -= 1
             }
@@ -272,12 +287,12 @@ struct CoverageAccumulator {
     mutating func addCell(_ row: Int, _ col: Int, _ fx0: Int32, _ fx1: Int32, _ dy: Int32, _ winding: Int32) {
         guard dy != 0 else { return }
         let area = dy &* (512 &- fx0 &- fx1)
-        let r = row &- storageTop
-        let cell = cells + (r &* stride &+ col)
+        let r = row &- storageTop, c = col &- storageLeft
+        let cell = cells + (r &* stride &+ c)
         cell[0] &+= winding &* area
         cell[1] &+= winding &* (dy &* 512 &- area)
-        let word = bits + (r &* wordsPerRow &+ col >> 6)
-        let bit = col & 63
+        let word = bits + (r &* wordsPerRow &+ c >> 6)
+        let bit = c & 63
         if bit != 63 {
             word[0] |= 3 << UInt64(bit)
         } else {
@@ -290,12 +305,12 @@ struct CoverageAccumulator {
     /// Re-zeroes the cells and bits it reads.
     mutating func sweep<Rule: CoverageRule>(_ rule: Rule.Type, source: UInt32, into target: PixelBufferView) {
         guard minRow <= maxRow else { return }
-        let firstWord = minCol >> 6, lastWord = min(maxCol >> 6, wordsPerRow - 1)
+        let firstWord = (minCol - storageLeft) >> 6, lastWord = min((maxCol - storageLeft) >> 6, wordsPerRow - 1)
         let clipLeft = self.clipLeft, clipRight = self.clipRight
         let sourceIsOpaque = source >> 24 == 255
         for row in minRow...maxRow {
             let r = row - storageTop
-            let cellRow = cells + r * stride
+            let cellRow = cells + r * stride - storageLeft   // indexed by absolute column
             let bitRow = bits + r * wordsPerRow
             let pixels = target.row(row)
             var coverage: Int32 = 0
@@ -304,7 +319,7 @@ struct CoverageAccumulator {
                 var word = bitRow[w]
                 if word == 0 { continue }
                 bitRow[w] = 0
-                let base = w << 6
+                let base = w << 6 + storageLeft
                 repeat {
                     let col = base &+ word.trailingZeroBitCount
                     word &= word &- 1

@@ -3,10 +3,12 @@ import FlybyCore
 /// Turns polylines into outline polygons that, filled with ``FillRule/nonZero``, paint the stroke.
 ///
 /// Each side of a contour is offset by width/2. On the outer side of a corner the join is inserted
-/// (miter, round or bevel); on the inner side the outline goes through the vertex itself ("pivot"),
-/// so the outline is the chain sum of one quadrilateral per segment plus one join wedge per corner,
-/// all with the same orientation: its winding number is ≥ 1 exactly on their union, with no
-/// special cases for short segments or sharp turns. An open contour becomes one closed outline
+/// (miter, round or bevel). On the inner side the two offset lines are cut where they meet when
+/// that point lies within half of each segment (the usual case; the outline then has no overlap
+/// there); otherwise the outline goes through the vertex itself ("pivot"). With the pivot the
+/// outline is the chain sum of one quadrilateral per segment plus one join wedge per corner, all
+/// with the same orientation, so its winding number is ≥ 1 exactly on their union whatever the
+/// segment lengths and angles. An open contour becomes one closed outline
 /// (left side forward, end cap, right side backward, start cap); a closed one becomes two (left
 /// side forward, right side backward). Round parts are flattened by arc halving (``Path/addCircle``).
 ///
@@ -56,35 +58,37 @@ public struct Stroker {
         }
     }
 
+    /// Unit direction from `a` to `b`, with the distance in `length`.
     @inline(__always)
-    private func direction(_ a: ScreenPoint, _ b: ScreenPoint) -> ScreenPoint {
+    private func direction(_ a: ScreenPoint, _ b: ScreenPoint, _ length: inout Double) -> ScreenPoint {
         let dx = b.x - a.x, dy = b.y - a.y
-        let len = (dx * dx + dy * dy).squareRoot()
-        return ScreenPoint(x: dx / len, y: dy / len)
+        length = (dx * dx + dy * dy).squareRoot()
+        return ScreenPoint(x: dx / length, y: dy / length)
     }
 
     private mutating func strokeOpen(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
         side.removeAll(keepingCapacity: true)
         let n = clean.count
-        let first = direction(clean[0], clean[1])
-        let last = direction(clean[n - 2], clean[n - 1])
+        var firstLength = 0.0, lastLength = 0.0
+        let first = direction(clean[0], clean[1], &firstLength)
+        let last = direction(clean[n - 2], clean[n - 1], &lastLength)
         // Left side, forward.
         side.append(offset(clean[0], first, h))
-        var incoming = first
+        var incoming = first, incomingLength = firstLength, outgoingLength = 0.0
         for i in 1..<(n - 1) {
-            let outgoing = direction(clean[i], clean[i + 1])
-            appendJoin(clean[i], incoming, outgoing, h, style)
-            incoming = outgoing
+            let outgoing = direction(clean[i], clean[i + 1], &outgoingLength)
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            incoming = outgoing; incomingLength = outgoingLength
         }
         side.append(offset(clean[n - 1], last, h))
         appendCap(clean[n - 1], last, h, style)
         // Right side, backward: the left side of the reversed polyline.
         side.append(offset(clean[n - 1], negate(last), h))
-        incoming = negate(last)
+        incoming = negate(last); incomingLength = lastLength
         for i in stride(from: n - 2, to: 0, by: -1) {
-            let outgoing = negate(direction(clean[i - 1], clean[i]))
-            appendJoin(clean[i], incoming, outgoing, h, style)
-            incoming = outgoing
+            let outgoing = negate(direction(clean[i - 1], clean[i], &outgoingLength))
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            incoming = outgoing; incomingLength = outgoingLength
         }
         side.append(offset(clean[0], negate(first), h))
         appendCap(clean[0], negate(first), h, style)
@@ -94,19 +98,23 @@ public struct Stroker {
     private mutating func strokeClosed(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
         let n = clean.count
         side.removeAll(keepingCapacity: true)
-        var incoming = direction(clean[n - 1], clean[0])
+        var closingLength = 0.0, incomingLength = 0.0, outgoingLength = 0.0
+        let closing = direction(clean[n - 1], clean[0], &closingLength)
+        var incoming = closing
+        incomingLength = closingLength
         for i in 0..<n {
-            let outgoing = direction(clean[i], clean[(i + 1) % n])
-            appendJoin(clean[i], incoming, outgoing, h, style)
-            incoming = outgoing
+            let outgoing = direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &outgoingLength)
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            incoming = outgoing; incomingLength = outgoingLength
         }
         outline.appendContour(side, closed: true)
         side.removeAll(keepingCapacity: true)
-        incoming = negate(direction(clean[n - 1], clean[0]))
+        incoming = negate(closing)
+        incomingLength = closingLength
         for i in stride(from: n - 1, through: 0, by: -1) {
-            let outgoing = negate(direction(clean[(i + n - 1) % n], clean[i]))
-            appendJoin(clean[i], incoming, outgoing, h, style)
-            incoming = outgoing
+            let outgoing = negate(direction(clean[i == 0 ? n - 1 : i - 1], clean[i], &outgoingLength))
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            incoming = outgoing; incomingLength = outgoingLength
         }
         outline.appendContour(side, closed: true)
     }
@@ -119,15 +127,24 @@ public struct Stroker {
         ScreenPoint(x: p.x - h * d.y, y: p.y + h * d.x)
     }
 
-    /// Appends the left-side outline at vertex `p` between unit directions `a` (in) and `b` (out).
-    private mutating func appendJoin(_ p: ScreenPoint, _ a: ScreenPoint, _ b: ScreenPoint, _ h: Double,
-                                     _ style: StrokeStyle) {
+    /// Appends the left-side outline at vertex `p` between unit directions `a` (in, over a segment
+    /// of `lengthA` px) and `b` (out, over `lengthB` px).
+    private mutating func appendJoin(_ p: ScreenPoint, _ a: ScreenPoint, _ lengthA: Double, _ b: ScreenPoint,
+                                     _ lengthB: Double, _ h: Double, _ style: StrokeStyle) {
         let cross = a.x * b.y - a.y * b.x
         let dot = a.x * b.x + a.y * b.y
         let na = ScreenPoint(x: -a.y, y: a.x), nb = ScreenPoint(x: -b.y, y: b.x)
         if cross > 1e-9 {
-            // Turning towards the left: the left side is the inner side. Go through the vertex.
-            side.append(offset(p, a, h)); side.append(p); side.append(offset(p, b, h))
+            // Turning towards the left: the left side is the inner side. The inner offset lines
+            // meet h·tan(φ/2) = h·cross/(1 + dot) before and after the vertex; when that is within
+            // half of both segments, the meeting point alone is the exact outline (no overlap).
+            // Otherwise go through the vertex itself, which is right for any lengths.
+            let s = 1 + dot
+            if s > 1e-9 && h * cross <= 0.5 * s * min(lengthA, lengthB) {
+                side.append(ScreenPoint(x: p.x + h * (na.x + nb.x) / s, y: p.y + h * (na.y + nb.y) / s))
+            } else {
+                side.append(offset(p, a, h)); side.append(p); side.append(offset(p, b, h))
+            }
             return
         }
         if cross >= -1e-9 && dot > 0 {
