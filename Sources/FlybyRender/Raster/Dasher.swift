@@ -40,7 +40,7 @@ public struct Dasher {
         // Where the pattern starts: element index and the length left in it.
         var startIndex = 0
         var startLeft = pattern[0]
-        while phase >= startLeft {
+        while phase > startLeft || (phase == startLeft && startLeft > 0) {
             phase -= startLeft
             startIndex = (startIndex + 1) % pattern.count
             startLeft = pattern[startIndex]

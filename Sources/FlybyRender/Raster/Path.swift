@@ -79,17 +79,22 @@ public struct Path: Sendable {
         close()
     }
 
-    /// Adds a circle as a closed regular polygon whose chords stay within `tolerance` pixels of
-    /// the true circle (vertices on the circle, at least 8, a power of two times 4).
+    /// Adds a circle as a closed regular polygon of at least 8 vertices (4·2^k) whose chords stay
+    /// within `tolerance` pixels of the circle.
     ///
-    /// The vertices come from repeated halving of arcs (bisector = normalised sum of the two end
-    /// directions), so no trigonometry is needed and the result is the same on every platform.
+    /// The vertices sit at radius `r·√(θ / sin θ)` (θ = 2π/n, the angle per side), slightly outside
+    /// the circle, so the polygon has exactly the circle's area πr² (an inscribed polygon would
+    /// look a little light). They come from repeated halving of arcs (bisector = normalised sum of
+    /// the two end directions), so no trigonometry is needed and every platform gets the same points.
     public mutating func addCircle(center: ScreenPoint, radius: Double, tolerance: Double = 0.1) {
         guard radius > 0, radius.isFinite else { return }
-        let directions = CircleDirections.unitDirections(radius: radius, tolerance: tolerance)
-        move(to: ScreenPoint(x: center.x + radius * directions[0].x, y: center.y + radius * directions[0].y))
+        let (directions, cosHalfStep) = CircleDirections.unitDirections(radius: radius, tolerance: tolerance)
+        let theta = 2 * Double.pi / Double(directions.count)
+        let sinTheta = 2 * cosHalfStep * (1 - cosHalfStep * cosHalfStep).squareRoot()
+        let r = radius * (theta / sinTheta).squareRoot()
+        move(to: ScreenPoint(x: center.x + r * directions[0].x, y: center.y + r * directions[0].y))
         for d in directions.dropFirst() {
-            line(to: ScreenPoint(x: center.x + radius * d.x, y: center.y + radius * d.y))
+            line(to: ScreenPoint(x: center.x + r * d.x, y: center.y + r * d.y))
         }
         close()
     }
@@ -167,9 +172,12 @@ enum CircleDirections {
     }
 
     /// The directions of a full circle, starting at (1, 0) and turning towards +y: 4·2^k of them,
-    /// at least 8, with k from ``halvings(radius:tolerance:cosine:)``.
-    static func unitDirections(radius: Double, tolerance: Double) -> [ScreenPoint] {
+    /// at least 8, with k from ``halvings(radius:tolerance:cosine:)``; and cos(θ/2) for the angle
+    /// θ between neighbours.
+    static func unitDirections(radius: Double, tolerance: Double) -> ([ScreenPoint], Double) {
         let k = max(1, halvings(radius: radius, tolerance: tolerance, cosine: 0))
+        var cosHalf = (0.5).squareRoot()
+        for _ in 0..<k { cosHalf = ((1 + cosHalf) / 2).squareRoot() }
         let axes = [ScreenPoint(x: 1, y: 0), ScreenPoint(x: 0, y: 1), ScreenPoint(x: -1, y: 0), ScreenPoint(x: 0, y: -1)]
         var out: [ScreenPoint] = []
         out.reserveCapacity(4 << k)
@@ -177,6 +185,6 @@ enum CircleDirections {
             out.append(axes[q])
             appendHalvedArc(from: axes[q], to: axes[(q + 1) % 4], levels: k, into: &out)
         }
-        return out
+        return (out, cosHalf)
     }
 }

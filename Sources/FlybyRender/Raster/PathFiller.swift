@@ -228,7 +228,7 @@ struct CoverageAccumulator {
         let yPerX = x1 == x0 ? 0 : Double(y1 - y0) / Double(x1 - x0)
         @inline(__always) func x(atY y: Int32) -> Int32 {
             if y == y1 { return x1 }
-            let x = x0 + Int32((Double(y - y0) * xPerY).rounded(.toNearestOrEven))
+            let x = x0 + roundToInt32(Double(y - y0) * xPerY)
             return min(max(x, min(x0, x1)), max(x0, x1))
         }
         var xa = Int32(firstRow) << 8 <= y0 ? x0 : x(atY: Int32(firstRow) << 8)
@@ -262,7 +262,7 @@ struct CoverageAccumulator {
                     addCell(row, Int(c), cx - c << 8, xb - c << 8, yb - cy, winding)
                     return
                 }
-                let yAt = min(max(ya + Int32((Double(boundary - xa) * yPerX).rounded(.toNearestOrEven)), cy), yb)
+                let yAt = min(max(ya + roundToInt32(Double(boundary - xa) * yPerX), cy), yb)
                 addCell(row, Int(c), cx - c << 8, 256, yAt - cy, winding)
                 cx = boundary; cy = yAt; c += 1
             }
@@ -274,7 +274,7 @@ struct CoverageAccumulator {
                     addCell(row, Int(c), cx - boundary, xb - boundary, yb - cy, winding)
                     return
                 }
-                let yAt = min(max(ya + Int32((Double(xa - boundary) * yPerX).rounded(.toNearestOrEven)), cy), yb)
+                let yAt = min(max(ya + roundToInt32(Double(xa - boundary) * yPerX), cy), yb)
                 addCell(row, Int(c), cx - boundary, 0, yAt - cy, winding)
                 cx = boundary; cy = yAt; c -= 1
             }
@@ -350,4 +350,11 @@ struct CoverageAccumulator {
         }
         minRow = .max; maxRow = .min; minCol = .max; maxCol = .min
     }
+}
+
+/// `v` rounded half up to an integer, for |v| < 2^29, without a libm call (`rounded()` calls
+/// `round`/`rint` out of line on Linux): bias into positive range, truncate, unbias.
+@inline(__always)
+func roundToInt32(_ v: Double) -> Int32 {
+    Int32(truncatingIfNeeded: Int64(v + 1_073_741_824.5) &- 1_073_741_824)
 }
