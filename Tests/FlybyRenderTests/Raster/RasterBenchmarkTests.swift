@@ -16,13 +16,18 @@ struct RasterBenchmarkTests {
         let bytes = try [UInt8](Data(contentsOf: Self.worldFile))
         let scene = try RasterBench.worldScene(geoJSON: bytes)
         print("world-110m: \(scene.features.count) features, \(scene.vertexCount) vertices")
-        for round in 0..<3 {
-            for mode in RasterBench.Mode.allCases {
+        let env = ProcessInfo.processInfo.environment
+        let modes = env["FLYBY_RASTER_BENCH_MODE"].flatMap { RasterBench.Mode(rawValue: $0) }.map { [$0] }
+            ?? RasterBench.Mode.allCases
+        for round in 0..<(Int(env["FLYBY_RASTER_BENCH_ROUNDS"] ?? "") ?? 3) {
+            for mode in modes {
                 print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: 60))")
             }
         }
-        let stars = RasterBench.starScene()
-        print("stars-200 fillAndOutline: \(RasterBench.run(stars, frames: 30))")
+        if env["FLYBY_RASTER_BENCH_MODE"] == nil {
+            let stars = RasterBench.starScene()
+            print("stars-200 fillAndOutline: \(RasterBench.run(stars, frames: 30))")
+        }
         if let out = ProcessInfo.processInfo.environment["FLYBY_RASTER_BENCH_PPM"] {
             var painter = Painter(width: scene.width, height: scene.height)
             var buffer = PixelBuffer(width: scene.width, height: scene.height)
