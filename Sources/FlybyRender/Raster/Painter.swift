@@ -1,0 +1,84 @@
+import FlybyCore
+
+/// The drawing front end: fills, strokes and circles with scratch storage reused across calls.
+///
+/// One painter per thread. For parallel rendering make one painter per row band
+/// (`Painter(width:height:rows:)`) and draw the same calls into the same ``PixelBufferView``:
+/// each band writes only its rows and the result equals one whole-frame painter, pixel for pixel.
+/// No call allocates once the scratch paths and the filler have grown to the scene's needs.
+public struct Painter {
+    public private(set) var filler: PathFiller
+    var stroker = Stroker()
+    var dasher = Dasher()
+    var outline = Path()
+    var dashed = Path()
+    var shape = Path()
+
+    /// A painter for `width × height` frames drawing rows `rows` (default: all).
+    public init(width: Int, height: Int, rows: Range<Int>? = nil) {
+        filler = PathFiller(width: width, height: height, rows: rows)
+    }
+
+    public var width: Int { filler.width }
+    public var height: Int { filler.height }
+    public var rows: Range<Int> { filler.rows }
+
+    /// Fills `path` (contours closed implicitly) with `color` under `rule`, only inside `clip`.
+    public mutating func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, clip: PixelRect? = nil,
+                              into buffer: inout PixelBuffer) {
+        buffer.withView { fill(path, color: color, rule: rule, clip: clip, into: $0) }
+    }
+
+    /// ``fill(_:color:rule:clip:into:)`` onto a view (for band rendering).
+    public mutating func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, clip: PixelRect? = nil,
+                              into view: PixelBufferView) {
+        filler.fill(path, premultiplied: color.premultipliedARGB, rule: rule, clip: clip, into: view)
+    }
+
+    /// Strokes every contour of `path` with `style` in `color`.
+    ///
+    /// Dashes are cut first, then each piece is outlined (``Stroker``) and the outline filled
+    /// non-zero, so overlaps within one call never double-blend. Widths under 1 px are drawn 1 px
+    /// wide with alpha × width, which keeps thin lines continuous and of the right average darkness.
+    public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color, clip: PixelRect? = nil,
+                                into buffer: inout PixelBuffer) {
+        buffer.withView { stroke(path, style: style, color: color, clip: clip, into: $0) }
+    }
+
+    /// ``stroke(_:style:color:clip:into:)`` onto a view (for band rendering).
+    public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color, clip: PixelRect? = nil,
+                                into view: PixelBufferView) {
+        guard style.width > 0, style.width.isFinite else { return }
+        var effective = style
+        var paint = color
+        if style.width < 1 {
+            effective.width = 1
+            paint = color.withAlphaScaled(by: style.width)
+        }
+        outline.removeAll()
+        if Dasher.isValidPattern(style.dashes) {
+            dashed.removeAll()
+            dasher.dash(path, pattern: style.dashes, offset: style.dashOffset, into: &dashed)
+            stroker.stroke(dashed, style: effective, into: &outline)
+        } else {
+            stroker.stroke(path, style: effective, into: &outline)
+        }
+        filler.fill(outline, premultiplied: paint.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
+    }
+
+    /// Fills the disc of `radius` pixels around `center`.
+    public mutating func fillCircle(center: ScreenPoint, radius: Double, color: Color, clip: PixelRect? = nil,
+                                    into buffer: inout PixelBuffer) {
+        shape.removeAll()
+        shape.addCircle(center: center, radius: radius)
+        fill(shape, color: color, clip: clip, into: &buffer)
+    }
+
+    /// Strokes the circle of `radius` pixels around `center` (a ring `style.width` wide centred on it).
+    public mutating func strokeCircle(center: ScreenPoint, radius: Double, style: StrokeStyle, color: Color,
+                                      clip: PixelRect? = nil, into buffer: inout PixelBuffer) {
+        shape.removeAll()
+        shape.addCircle(center: center, radius: radius)
+        stroke(shape, style: style, color: color, clip: clip, into: &buffer)
+    }
+}

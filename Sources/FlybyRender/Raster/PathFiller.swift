@@ -1,0 +1,360 @@
+import FlybyCore
+
+/// Fills paths with exact area coverage anti-aliasing into a ``PixelBufferView``.
+///
+/// **Algorithm.** The signed-area / cover accumulation scheme of libart and FreeType's "gray"
+/// rasterizer (also font-rs and stb_truetype v2); this is our own implementation. Every edge is
+/// cut at pixel-row boundaries and then at pixel-column boundaries; a piece inside one pixel cell
+/// that descends by `dy` between x offsets `fx0` and `fx1` adds `dy · (1 − (fx0 + fx1)/2)` (the
+/// part of the cell right of it) to that cell and the rest of `dy` to the next cell. Summing a row
+/// from the left gives each pixel the exact signed area of the path inside it (the integral of the
+/// winding number); the fill rule maps that to 0…1 (``FillRule``).
+///
+/// **Exactness.** Coordinates are rounded once to 1/256 pixel (24.8 fixed point). Row and column
+/// crossings are rounded to that grid by a deterministic function of the edge alone, and the
+/// areas are accumulated in integers. Each edge is put top-to-bottom before it is cut, so an edge
+/// shared by two polygons yields exactly opposite contributions in both: their coverages sum
+/// exactly to one full pixel, and the 8-bit alphas to 255 (256 only where each side has exactly
+/// half a pixel). The crossings use one Double product each instead of an integer division
+/// (measured: divisions were a third of the frame time).
+///
+/// **Sparse cells.** Cells live in a dense, always-zero accumulation array (one `Int32` per pixel of
+/// the band, plus a spare column) with a bit per touched cell. The sweep visits only set bits,
+/// blends runs between them as constant-coverage spans (opaque runs are plain stores), and
+/// re-zeroes what it read, so nothing is cleared or allocated per call after construction.
+///
+/// **Bands.** A filler built for rows `a..<b` computes each row exactly as a whole-frame filler
+/// does (row crossings are computed from the edge, never stepped from a previous row), so N band
+/// fillers on N threads produce the same pixels as one. Geometric clipping (to the buffer and the
+/// clip rectangle, not the band) happens before the fixed-point rounding.
+///
+/// Units: pixels, origin top-left, y down; pixel `(x, y)` is the square `[x, x+1) × [y, y+1)`.
+public struct PathFiller {
+    /// Size of the frames this filler draws into.
+    public let width: Int
+    public let height: Int
+    /// The rows this filler renders; other rows are never read or written.
+    public let rows: Range<Int>
+
+    @usableFromInline let stride: Int
+    @usableFromInline let wordsPerRow: Int
+    @usableFromInline var cells: [Int32]
+    @usableFromInline var touched: [UInt64]
+
+    /// A filler for frames of `width × height` pixels that renders rows `rows` (default: all).
+    /// Allocates `(rows.count) · (width + 2)` cells once.
+    /// - Precondition: `width, height >= 0`; `rows` lies within `0..<height`.
+    public init(width: Int, height: Int, rows: Range<Int>? = nil) {
+        precondition(width >= 0 && height >= 0, "PathFiller size must not be negative")
+        let band = rows ?? 0..<height
+        precondition(band.lowerBound >= 0 && band.upperBound <= height, "band rows outside the frame")
+        self.width = width
+        self.height = height
+        self.rows = band
+        self.stride = width + 2
+        self.wordsPerRow = (width + 2 + 63) / 64
+        self.cells = Array(repeating: 0, count: band.count * (width + 2))
+        self.touched = Array(repeating: 0, count: band.count * ((width + 2 + 63) / 64))
+    }
+
+    /// Fills `path` (every contour closed implicitly) with the premultiplied colour `source`
+    /// (`0xAARRGGBB`) using premultiplied source-over.
+    ///
+    /// - Parameters:
+    ///   - rule: which regions are inside.
+    ///   - clip: only pixels in this rectangle change (nil: the whole frame).
+    ///   - target: the frame; its size must be `width × height`.
+    /// Contours with a non-finite coordinate are skipped; coordinates are clamped to ±1e7 px.
+    public mutating func fill(_ path: Path, premultiplied source: UInt32, rule: FillRule,
+                              clip: PixelRect? = nil, into target: PixelBufferView) {
+        precondition(target.width == width && target.height == height, "PathFiller/target size mismatch")
+        var box = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
+        if let clip { box = box.intersection(clip) }
+        guard !box.isEmpty, !path.isEmpty, source != 0 else { return }
+        let bandTop = max(rows.lowerBound, box.minY)
+        let bandBottom = min(rows.upperBound, box.maxY)
+        guard bandTop < bandBottom else { return }
+        // Cells are laid out over the path's bounding box (not the frame), so consecutive small
+        // paths reuse the same few cache lines: measured ~2× faster than frame-wide rows.
+        guard let bounds = path.finiteBounds else { return }
+        let colLo = max(box.minX, min(box.maxX, Int(max(-1e9, bounds.minX).rounded(.down))))
+        let colHi = max(colLo, min(box.maxX, Int(min(1e9, bounds.maxX).rounded(.up))))
+        let rowLo = max(bandTop, Int(max(-1e9, bounds.minY).rounded(.down)))
+        let rowHi = min(bandBottom, Int(min(1e9, bounds.maxY).rounded(.up)))
+        guard rowLo < rowHi else { return }
+        let stride = colHi - colLo + 2
+        let wordsPerRow = (stride + 63) >> 6
+        cells.withUnsafeMutableBufferPointer { cellStorage in
+            touched.withUnsafeMutableBufferPointer { bitStorage in
+                var acc = CoverageAccumulator(
+                    cells: cellStorage.baseAddress.unsafelyUnwrapped, bits: bitStorage.baseAddress.unsafelyUnwrapped,
+                    stride: stride, wordsPerRow: wordsPerRow, storageTop: rowLo, storageLeft: colLo,
+                    bandTop: rowLo, bandBottom: rowHi, clip: box)
+                path.points.withUnsafeBufferPointer { points in
+                    for contour in path.contours {
+                        acc.addContour(points, contour.start, contour.end)
+                    }
+                }
+                switch rule {
+                case .nonZero: acc.sweep(NonZeroRule.self, source: source, into: target)
+                case .evenOdd: acc.sweep(EvenOddRule.self, source: source, into: target)
+                }
+            }
+        }
+    }
+}
+
+/// The per-call working state of ``PathFiller``: raw pointers into its storage, the clip, and the
+/// touched range. Lives only inside one `fill` call.
+@usableFromInline
+struct CoverageAccumulator {
+    let cells: UnsafeMutablePointer<Int32>
+    let bits: UnsafeMutablePointer<UInt64>
+    let stride: Int
+    let wordsPerRow: Int
+    /// Absolute row and column of the first storage cell.
+    let storageTop: Int
+    let storageLeft: Int
+    /// Rows to render, absolute: the band ∩ the clip.
+    let bandTop: Int
+    let bandBottom: Int
+    /// Columns `clipLeft..<clipRight` may change.
+    let clipLeft: Int
+    let clipRight: Int
+    // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
+    let left: Double, right: Double, top: Double, bottom: Double
+    // Touched rows and columns (absolute), for the sweep.
+    var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
+
+    init(cells: UnsafeMutablePointer<Int32>, bits: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+         storageTop: Int, storageLeft: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
+        self.cells = cells; self.bits = bits; self.stride = stride; self.wordsPerRow = wordsPerRow
+        self.storageTop = storageTop; self.storageLeft = storageLeft; self.bandTop = bandTop; self.bandBottom = bandBottom
+        self.clipLeft = clip.minX; self.clipRight = clip.maxX
+        self.left = Double(clip.minX); self.right = Double(clip.maxX)
+        self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
+    }
+
+    /// Adds the closed contour `points[start..<end]`.
+    mutating func addContour(_ points: UnsafeBufferPointer<ScreenPoint>, _ start: Int, _ end: Int) {
+        guard end - start >= 2 else { return }
+        for i in start..<end where !(points[i].x.isFinite && points[i].y.isFinite) { return }
+        let limit = 1e7
+        @inline(__always) func clamped(_ p: ScreenPoint) -> (Double, Double) {
+            (min(max(p.x, -limit), limit), min(max(p.y, -limit), limit))
+        }
+        var (px, py) = clamped(points[end - 1])
+        for i in start..<end {
+            let (qx, qy) = clamped(points[i])
+            addLine(px, py, qx, qy)
+            px = qx; py = qy
+        }
+    }
+
+    /// Adds one segment in pixel space: clips it to the box, then rasterizes the pieces.
+    ///
+    /// Parts above or below the box are dropped (rows outside are never drawn). Parts left of it are
+    /// moved onto its left side (they still cover everything to their right); parts right of it are
+    /// dropped (they cover nothing inside).
+    @inline(__always)
+    mutating func addLine(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        var x0 = ax, y0 = ay, x1 = bx, y1 = by, winding: Int32 = 1
+        if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); winding = -1 }
+        guard y0 < y1, y1 > top, y0 < bottom else { return }
+        if x0 >= right && x1 >= right { return }
+        // Cut at the box's top and bottom, from the normalised endpoints (order independent).
+        if y0 < top || y1 > bottom {
+            let sx = x0, sy = y0, slope = (x1 - x0) / (y1 - y0)
+            if y0 < top { x0 = sx + slope * (top - sy); y0 = top }
+            if y1 > bottom { x1 = sx + slope * (bottom - sy); y1 = bottom }
+            if x0 >= right && x1 >= right { return }
+        }
+        if x0 >= left && x1 >= left && x0 <= right && x1 <= right {
+            addFixedEdge(x0, y0, x1, y1, winding)
+            return
+        }
+        if x0 <= left && x1 <= left {
+            addFixedEdge(left, y0, left, y1, winding)
+            return
+        }
+        // Crosses the left and/or right side: split where it does, then clamp each piece.
+        var ts: (Double, Double) = (2, 2)
+        let dx = x1 - x0
+        if (x0 < left) != (x1 < left) { ts.0 = (left - x0) / dx }
+        if (x0 > right) != (x1 > right) { ts.1 = (right - x0) / dx }
+        if ts.1 < ts.0 { swap(&ts.0, &ts.1) }
+        let dy = y1 - y0
+        var sx = x0, sy = y0
+        var step = 0
+        while step < 3 {
+            let t = step == 0 ? ts.0 : step == 1 ? ts.1 : 1.0
+            step += 1
+            guard t <= 1 else { continue }
+            let ex = t == 1 ? x1 : x0 + dx * t, ey = t == 1 ? y1 : y0 + dy * t
+            if (sx + ex) * 0.5 < right && ey > sy {
+                addFixedEdge(min(max(sx, left), right), sy, min(max(ex, left), right), ey, winding)
+            }
+            sx = ex; sy = ey
+        }
+    }
+
+    /// Rounds a clipped edge (top to bottom, inside the box) to 24.8 fixed point and walks its rows.
+    @inline(__always)
+    mutating func addFixedEdge(_ x0d: Double, _ y0d: Double, _ x1d: Double, _ y1d: Double, _ winding: Int32) {
+        // Inside the box every coordinate is ≥ 0, so truncation after + 0.5 rounds to nearest.
+        let x0 = Int32(x0d * 256 + 0.5), y0 = Int32(y0d * 256 + 0.5)
+        let x1 = Int32(x1d * 256 + 0.5), y1 = Int32(y1d * 256 + 0.5)
+        guard y0 < y1 else { return }
+        let firstRow = max(Int(y0 >> 8), bandTop)
+        let lastRow = min(Int((y1 - 1) >> 8), bandBottom - 1)
+        guard firstRow <= lastRow else { return }
+        minRow = min(minRow, firstRow); maxRow = max(maxRow, lastRow)
+        minCol = min(minCol, Int(min(x0, x1) >> 8)); maxCol = max(maxCol, Int(max(x0, x1) >> 8) + 1)
+
+        if x0 == x1 {
+            let col = Int(x0 >> 8)
+            guard col < clipRight else { return }
+            let fx = x0 & 255
+            for row in firstRow...lastRow {
+                let ya = max(y0, Int32(row) << 8), yb = min(y1, Int32(row + 1) << 8)
+                addCell(row, col, fx, fx, yb &- ya, winding)
+            }
+            return
+        }
+        // Row crossings: x at each row boundary straight from the edge (never stepped from the
+        // previous row), a Double product rounded to nearest: deterministic, so bands and shared
+        // edges agree.
+        let xPerY = Double(x1 - x0) / Double(y1 - y0)
+        let yPerX = x1 == x0 ? 0 : Double(y1 - y0) / Double(x1 - x0)
+        @inline(__always) func x(atY y: Int32) -> Int32 {
+            if y == y1 { return x1 }
+            let x = x0 + roundToInt32(Double(y - y0) * xPerY)
+            return min(max(x, min(x0, x1)), max(x0, x1))
+        }
+        var xa = Int32(firstRow) << 8 <= y0 ? x0 : x(atY: Int32(firstRow) << 8)
+        for row in firstRow...lastRow {
+            let ya = max(y0, Int32(row) << 8)
+            let yb = min(y1, Int32(row + 1) << 8)
+            let xb = x(atY: yb)
+            addRowPiece(row, xa, ya, xb, yb, abs(yPerX), winding)
+            xa = xb
+        }
+    }
+
+    /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries.
+    /// `yPerX` is the edge's |dy/dx|; column crossings are clamped into the piece, so rounding can
+    /// never move area out of its row or reorder the pieces.
+    @inline(__always)
+    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32, _ yPerX: Double,
+                              _ winding: Int32) {
+        let lo = min(xa, xb), hi = max(xa, xb)
+        let c0 = lo >> 8
+        if hi <= (c0 + 1) << 8 {
+            guard Int(c0) < clipRight else { return }
+            addCell(row, Int(c0), xa - c0 << 8, xb - c0 << 8, yb - ya, winding)
+            return
+        }
+        if xa < xb {
+            var c = c0, cx = xa, cy = ya
+            while true {
+                let boundary = (c + 1) << 8
+                if boundary >= xb {
+                    addCell(row, Int(c), cx - c << 8, xb - c << 8, yb - cy, winding)
+                    return
+                }
+                let yAt = min(max(ya + roundToInt32(Double(boundary - xa) * yPerX), cy), yb)
+                addCell(row, Int(c), cx - c << 8, 256, yAt - cy, winding)
+                cx = boundary; cy = yAt; c += 1
+            }
+        } else {
+            var c = (xa - 1) >> 8, cx = xa, cy = ya
+            while true {
+                let boundary = c << 8
+                if boundary <= xb {
+                    addCell(row, Int(c), cx - boundary, xb - boundary, yb - cy, winding)
+                    return
+                }
+                let yAt = min(max(ya + roundToInt32(Double(xa - boundary) * yPerX), cy), yb)
+                addCell(row, Int(c), cx - boundary, 0, yAt - cy, winding)
+                cx = boundary; cy = yAt; c -= 1
+            }
+        }
+    }
+
+    /// Adds a piece inside cell (`row`, `col`) that descends `dy` subpixels between x offsets
+    /// `fx0`, `fx1` (0…256): the area right of it to this cell, the rest of `dy` to the next.
+    @inline(__always)
+    mutating func addCell(_ row: Int, _ col: Int, _ fx0: Int32, _ fx1: Int32, _ dy: Int32, _ winding: Int32) {
+        guard dy != 0 else { return }
+        let area = dy &* (512 &- fx0 &- fx1)
+        let r = row &- storageTop, c = col &- storageLeft
+        let cell = cells + (r &* stride &+ c)
+        cell[0] &+= winding &* area
+        cell[1] &+= winding &* (dy &* 512 &- area)
+        let word = bits + (r &* wordsPerRow &+ c >> 6)
+        let bit = c & 63
+        if bit != 63 {
+            word[0] |= 3 << UInt64(bit)
+        } else {
+            word[0] |= 1 << 63
+            word[1] |= 1
+        }
+    }
+
+    /// Blends every touched row: runs between touched cells are spans of constant coverage.
+    /// Re-zeroes the cells and bits it reads.
+    mutating func sweep<Rule: CoverageRule>(_ rule: Rule.Type, source: UInt32, into target: PixelBufferView) {
+        guard minRow <= maxRow else { return }
+        let firstWord = (minCol - storageLeft) >> 6, lastWord = min((maxCol - storageLeft) >> 6, wordsPerRow - 1)
+        let clipLeft = self.clipLeft, clipRight = self.clipRight
+        let sourceIsOpaque = source >> 24 == 255
+        for row in minRow...maxRow {
+            let r = row - storageTop
+            let cellRow = cells + r * stride - storageLeft   // indexed by absolute column
+            let bitRow = bits + r * wordsPerRow
+            let pixels = target.row(row)
+            var coverage: Int32 = 0
+            var x = clipLeft
+            for w in firstWord...lastWord {
+                var word = bitRow[w]
+                if word == 0 { continue }
+                bitRow[w] = 0
+                let base = w << 6 + storageLeft
+                repeat {
+                    let col = base &+ word.trailingZeroBitCount
+                    word &= word &- 1
+                    if col > x && coverage != 0 {
+                        let a = Rule.alpha(coverage)
+                        if a != 0 {
+                            blendSpan(pixels, x, min(col, clipRight),
+                                      a == 255 ? source : PixelBlend.scale(source, by: a))
+                        }
+                    }
+                    coverage &+= cellRow[col]
+                    cellRow[col] = 0
+                    if col < clipRight {
+                        let a = Rule.alpha(coverage)
+                        if a == 255 && sourceIsOpaque {
+                            pixels[col] = source
+                        } else if a != 0 {
+                            pixels[col] = PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
+                        }
+                    }
+                    x = col &+ 1
+                } while word != 0
+            }
+            if coverage != 0 && x < clipRight {
+                let a = Rule.alpha(coverage)
+                if a != 0 { blendSpan(pixels, x, clipRight, a == 255 ? source : PixelBlend.scale(source, by: a)) }
+            }
+        }
+        minRow = .max; maxRow = .min; minCol = .max; maxCol = .min
+    }
+}
+
+/// `v` rounded half up to an integer, for |v| < 2^29, without a libm call (`rounded()` calls
+/// `round`/`rint` out of line on Linux): bias into positive range, truncate, unbias.
+@inline(__always)
+func roundToInt32(_ v: Double) -> Int32 {
+    Int32(truncatingIfNeeded: Int64(v + 1_073_741_824.5) &- 1_073_741_824)
+}
