@@ -97,7 +97,9 @@ public final class FlybyMap {
         if let p = options.pitch { s.pitch = p }
         if let c = options.center {
             s.center = c
-        } else if let a = options.anchor, s != state {
+        } else if let a = options.anchor, s != state,
+                  !(s.padding == state.padding && a == MapTransform(size: size, state: state).principalPoint) {
+            // (An anchor at the principal point leaves the centre exactly where it is.)
             let pinned = MapTransform(size: size, state: state).coordinate(for: a)
             s.zoom = min(max(s.zoom, cameraBounds.minZoom), cameraBounds.maxZoom)
             s.pitch = min(max(s.pitch, cameraBounds.minPitch), cameraBounds.maxPitch)
