@@ -5,21 +5,27 @@ import FlybyTestSupport
 import Foundation
 import Testing
 
-/// Replays every flight in Traces/camera and compares its trace with the golden beside it.
+/// Replays every flight in Traces/camera and Traces/viewport and compares its trace with the
+/// golden beside it.
 ///
 /// Recording is opt-in: `FLYBY_RECORD_GOLDENS=1 swift test --filter GoldenTraceTests` writes the
 /// missing or different goldens and **fails**, so a recording run can never pass by accident.
 /// Commit re-recorded goldens with the reason in the message.
 @Suite struct GoldenTraceTests {
-    static let folder = repositoryRoot() + "/Traces/camera"
+    static let folder = repositoryRoot() + "/Traces"
+    static let groups = ["camera", "viewport"]
 
+    /// Paths relative to Traces/, e.g. `camera/fly-long.flight.json`.
     static var flights: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".flight.json") }.sorted()
+        groups.flatMap { g in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + g)) ?? [])
+                .filter { $0.hasSuffix(".flight.json") }.sorted().map { "\(g)/\($0)" }
+        }
     }
 
     @Test func thereAreEnoughGoldenFlights() {
-        #expect(Self.flights.count >= 12)
+        #expect(Self.flights.filter { $0.hasPrefix("camera/") }.count >= 12)
+        #expect(Self.flights.filter { $0.hasPrefix("viewport/") }.count >= 10)
     }
 
     @Test(arguments: flights)

@@ -66,8 +66,10 @@ public final class GestureManager {
 
     /// What every continuous gesture does first (Mapbox v11 any-touch).
     private func touchBegan(_ type: GestureType) {
-        camera.cancelAnimations()
+        // Idle first, so a running transition ends as USER_INTERACTION rather than failing
+        // because its animators were cancelled.
         viewport.userInteractionBegan()
+        camera.cancelAnimations()
         map.beginGesture()
         onGestureBegan.send(type)
     }
