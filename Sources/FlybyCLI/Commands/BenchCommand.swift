@@ -14,6 +14,9 @@ enum BenchCommand {
       sim.fly_sample_ns           one evaluation of a fly path (zoom, centre, bearing, pitch, padding)
       sim.tick_10k_animators_us   one tick with 10,000 running animators
       sim.frames_per_s            ticks per second of a 60-second flight with its trace written to /dev/null
+      sim.follow_tick_ns          one tick while following the puck on the Helsinki drive (puck interpolation included)
+      sim.transition_frames_per_s ticks per second through viewport transitions (overview ↔ followPuck, default
+                                  transition, trace written to /dev/null)
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
@@ -44,7 +47,9 @@ enum SimBench {
     static func run() -> [(String, String)] {
         [("sim.fly_sample_ns", format(flySample())),
          ("sim.tick_10k_animators_us", format(tick10k())),
-         ("sim.frames_per_s", String(format: "%.0f", framesPerSecond()))]
+         ("sim.frames_per_s", String(format: "%.0f", framesPerSecond())),
+         ("sim.follow_tick_ns", format(followTick())),
+         ("sim.transition_frames_per_s", String(format: "%.0f", transitionFramesPerSecond()))]
     }
 
     /// Nanoseconds per `FlyToPath.camera(at:)`, median of 9 runs of 200,000 samples.
@@ -94,14 +99,39 @@ enum SimBench {
         return median(runs)
     }
 
-    /// Ticks per second of a 60-second flight, trace lines formatted and written to /dev/null.
-    static func framesPerSecond() -> Double {
-        let script = FlightScript(file: "bench", steps: [
-            .fly(to: CameraOptions(center: .init(latitude: 40.7, longitude: -74), zoom: 11), duration: 20, curve: .easeInOut, maxDuration: nil, minZoom: nil),
-            .ease(to: CameraOptions(zoom: 14, bearing: 90, pitch: 50), duration: 20, curve: .easeOut),
-            .fly(to: CameraOptions(center: .init(latitude: 60.17, longitude: 24.94), zoom: 12, bearing: 0, pitch: 0), duration: 20, curve: .linear,
-                 maxDuration: nil, minZoom: nil),
+    /// Nanoseconds per tick while following the puck, median of 7 runs of 3,000 ticks.
+    static func followTick() -> Double {
+        guard let track = try? BuiltInTrack.helsinkiDrive.load() else { return .nan }
+        var runs: [Double] = []
+        for _ in 0..<7 {
+            let clock = ManualClock(fps: 60)
+            let sim = MapSimulation(size: ScreenSize(width: 1280, height: 720),
+                                    camera: CameraState(center: .init(latitude: 60.17, longitude: 24.94), zoom: 15), clock: clock)
+            sim.setLocation(SimulatedLocation(track: track))
+            sim.viewport.transition(to: sim.viewport.makeFollowPuckViewportState(), transition: sim.viewport.makeImmediateViewportTransition())
+            let t0 = seconds()
+            for _ in 0..<3000 { sim.tick() }
+            runs.append((seconds() - t0) / 3000 * 1e9)
+        }
+        return median(runs)
+    }
+
+    /// Ticks per second through default viewport transitions (followPuck → overview → followPuck
+    /// on the drive), with the trace formatted and written to /dev/null; median of 5 runs.
+    static func transitionFramesPerSecond() -> Double {
+        guard let track = try? BuiltInTrack.helsinkiDrive.load() else { return .nan }
+        let follow = ViewportStateSpec.followPuck(.init(zoom: 16, bearing: .course, pitch: 45))
+        var script = FlightScript(file: "bench", steps: [
+            .viewport(state: follow, transition: .default(maxDuration: 3.5), hold: 0),
+            .viewport(state: .overview(geometry: nil, .init(geometry: .multiPoint([]))), transition: .default(maxDuration: 3.5), hold: 0),
+            .viewport(state: follow, transition: .default(maxDuration: 3.5), hold: 0),
         ])
+        script.location = LocationSpec(track: track, speed: 1, loop: false, mode: .mapboxDefault, puckBearing: .course)
+        return runFlight(script)
+    }
+
+    /// Ticks per second of a script with its trace written to /dev/null, median of 5 runs.
+    static func runFlight(_ script: FlightScript) -> Double {
         let fd = open("/dev/null", O_WRONLY)
         defer { close(fd) }
         var runs: [Double] = []
@@ -110,7 +140,7 @@ enum SimBench {
             buffer.reserveCapacity(1 << 20)
             var frames = 0
             let t0 = seconds()
-            let runner = FlightRunner(script: script, startCamera: CameraState(center: .init(latitude: 30, longitude: 10), zoom: 1.5))
+            let runner = FlightRunner(script: script, startCamera: CameraState(center: .init(latitude: 60.17, longitude: 24.94), zoom: 14))
             try? runner.run { r in
                 TraceWriter.appendFrame(r, to: &buffer)
                 frames += 1
@@ -120,5 +150,16 @@ enum SimBench {
             runs.append(Double(frames) / (seconds() - t0))
         }
         return median(runs)
+    }
+
+    /// Ticks per second of a 60-second flight, trace lines formatted and written to /dev/null.
+    static func framesPerSecond() -> Double {
+        let script = FlightScript(file: "bench", steps: [
+            .fly(to: CameraOptions(center: .init(latitude: 40.7, longitude: -74), zoom: 11), duration: 20, curve: .easeInOut, maxDuration: nil, minZoom: nil),
+            .ease(to: CameraOptions(zoom: 14, bearing: 90, pitch: 50), duration: 20, curve: .easeOut),
+            .fly(to: CameraOptions(center: .init(latitude: 60.17, longitude: 24.94), zoom: 12, bearing: 0, pitch: 0), duration: 20, curve: .linear,
+                 maxDuration: nil, minZoom: nil),
+        ])
+        return runFlight(script)
     }
 }

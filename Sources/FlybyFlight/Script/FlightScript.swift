@@ -59,6 +59,10 @@ public struct LocationSpec: Sendable {
     public var loop: Bool
     public var mode: PuckInterpolationMode
     public var puckBearing: PuckBearing
+
+    public init(track: Track, speed: Double = 1, loop: Bool = false, mode: PuckInterpolationMode = .mapboxDefault, puckBearing: PuckBearing = .course) {
+        self.track = track; self.speed = speed; self.loop = loop; self.mode = mode; self.puckBearing = puckBearing
+    }
 }
 
 /// A viewport state in a script.
