@@ -12,6 +12,13 @@ let swiftSettings: [SwiftSetting] = [
     .define("FLYBY_INTERNAL_CHECKS", .when(configuration: .debug)),
 ]
 
+/// The engine's release builds skip the run-time exclusivity checks: callgrind showed them at 27 %
+/// of the instructions of a follow-puck tick (`swift_beginAccess` + TLS lookups). The compile-time
+/// checks stay, and debug builds (the test suite) keep the run-time checks.
+let engineSettings = swiftSettings + [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "Flyby",
     products: [
@@ -20,13 +27,13 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "FlybyCore", swiftSettings: swiftSettings),
+        .target(name: "FlybyCore", swiftSettings: engineSettings),
         .target(name: "FlybyData", dependencies: ["FlybyCore"],
                 resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData"], swiftSettings: swiftSettings),
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
-                swiftSettings: swiftSettings),
+                swiftSettings: engineSettings),
         .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),

@@ -6,7 +6,7 @@ import Foundation
 /// `flyby bench sim` (and, later, `bench render`).
 enum BenchCommand {
     static let help = """
-    usage: flyby bench sim
+    usage: flyby bench sim [--only NAME,…]
            flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N]   (not yet in this build)
 
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
@@ -23,8 +23,11 @@ enum BenchCommand {
         guard let what = args.first else { throw CommandError("'bench' needs a suite: sim (see 'flyby help bench')") }
         switch what {
         case "sim":
-            _ = try Options(Array(args.dropFirst()), command: "bench", valued: [])
-            for (name, value) in SimBench.run() { out.print("\(name): \(value)") }
+            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["only"])
+            let only = o.values["only"].map { Set($0.split(separator: ",").map { "sim." + $0.replacingOccurrences(of: "sim.", with: "") }) }
+            for name in SimBench.names where only?.contains(name) ?? true {
+                out.print("\(name): \(SimBench.measure(name))")
+            }
         case "render":
             throw CommandError("'bench render' is not yet available in this build (see 'flyby help bench')")
         default:
@@ -44,12 +47,16 @@ enum SimBench {
 
     static func format(_ v: Double) -> String { String(format: "%.3f", v) }
 
-    static func run() -> [(String, String)] {
-        [("sim.fly_sample_ns", format(flySample())),
-         ("sim.tick_10k_animators_us", format(tick10k())),
-         ("sim.frames_per_s", String(format: "%.0f", framesPerSecond())),
-         ("sim.follow_tick_ns", format(followTick())),
-         ("sim.transition_frames_per_s", String(format: "%.0f", transitionFramesPerSecond()))]
+    static let names = ["sim.fly_sample_ns", "sim.tick_10k_animators_us", "sim.frames_per_s", "sim.follow_tick_ns", "sim.transition_frames_per_s"]
+
+    static func measure(_ name: String) -> String {
+        switch name {
+        case "sim.fly_sample_ns": return format(flySample())
+        case "sim.tick_10k_animators_us": return format(tick10k())
+        case "sim.frames_per_s": return String(format: "%.0f", framesPerSecond())
+        case "sim.follow_tick_ns": return format(followTick())
+        default: return String(format: "%.0f", transitionFramesPerSecond())
+        }
     }
 
     /// Nanoseconds per `FlyToPath.camera(at:)`, median of 9 runs of 200,000 samples.

@@ -33,7 +33,9 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
     public var pausesOnCompletion = false
 
     let animations: (inout CameraTransition) -> Void
-    weak var manager: CameraAnimationsManager?
+    /// Strong on purpose: a weak reference would give every animator a side table and make each
+    /// retain and release on the tick's hot path take the slow route (measured with perf).
+    var manager: CameraAnimationsManager?
     var phase: Phase = .initial
     var completions: [AnimationCompletion] = []
     var bearingTarget: Double?
@@ -53,6 +55,8 @@ public final class BasicCameraAnimator: RunnableCameraAnimator {
         self.manager = manager
         self.animations = animations
     }
+
+    deinit { manager?.unregister(id) }
 
     public var state: UIViewAnimatingState {
         switch phase {

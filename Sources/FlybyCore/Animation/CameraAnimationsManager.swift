@@ -30,7 +30,8 @@ public final class CameraAnimationsManager {
     public let onCameraAnimatorPaused = Signal<CameraAnimator>()
 
     private var nextID = 1
-    private var alive: [WeakAnimator] = []
+    /// Every animator not yet deallocated, by id; unretained (animators unregister in deinit).
+    private var alive: [Int: UnretainedAnimator] = [:]
     /// Strong references to running animators, in creation (id) order.
     private var running: [any RunnableCameraAnimator] = []
     private var pendingCompletions: [() -> Void] = []
@@ -42,7 +43,7 @@ public final class CameraAnimationsManager {
 
     /// Every animator still alive (held by the runner or by someone else), in creation order.
     public var cameraAnimators: [CameraAnimator] {
-        alive.compactMap { $0.animator }
+        alive.keys.sorted().map { alive[$0]!.animator }
     }
 
     /// Number of running animators (they are retained by the manager).
@@ -218,10 +219,9 @@ public final class CameraAnimationsManager {
 
     func takeID() -> Int { defer { nextID += 1 }; return nextID }
 
-    func register(_ a: CameraAnimator) {
-        if alive.count >= 64 && alive.count.isMultiple(of: 64) { alive.removeAll { $0.animator == nil } }
-        alive.append(WeakAnimator(a))
-    }
+    func register(_ a: CameraAnimator) { alive[a.id] = UnretainedAnimator(animator: a) }
+
+    func unregister(_ id: Int) { alive[id] = nil }
 
     func animatorStarted(_ a: any RunnableCameraAnimator) {
         if !isEnabled { a.stopAnimation(); return }
@@ -258,8 +258,8 @@ public final class CameraAnimationsManager {
     func enqueueLateCompletion(_ c: @escaping () -> Void) { lateCompletions.append(c) }
 }
 
-/// A weak reference to an animator (the manager does not keep idle animators alive).
-struct WeakAnimator {
-    weak var animator: (any CameraAnimator)?
-    init(_ a: any CameraAnimator) { animator = a }
+/// An unretained reference to an animator: the manager does not keep idle animators alive, and
+/// each animator removes itself from the registry in `deinit`, so the reference never dangles.
+struct UnretainedAnimator {
+    unowned(unsafe) let animator: any CameraAnimator
 }

@@ -8,7 +8,9 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
     public let path: FlyToPath
     public let duration: Double
     public let curve: AnimationCurve
-    weak var manager: CameraAnimationsManager?
+    /// Strong on purpose: a weak reference would give every animator a side table and make each
+    /// retain and release on the tick's hot path take the slow route (measured with perf).
+    var manager: CameraAnimationsManager?
     var startTime = 0.0
     var completions: [AnimationCompletion] = []
     public private(set) var state: UIViewAnimatingState = .inactive
@@ -22,6 +24,8 @@ public final class FlyToCameraAnimator: RunnableCameraAnimator {
         self.id = id; self.owner = owner; self.path = path
         self.duration = max(0, duration); self.curve = curve; self.manager = manager
     }
+
+    deinit { manager?.unregister(id) }
 
     func start(completion: AnimationCompletion?) {
         guard let m = manager, state == .inactive, finalPosition == nil else { return }
@@ -109,7 +113,9 @@ public final class GestureDecelerationCameraAnimator: RunnableCameraAnimator {
     let location: ScreenPoint
     let decelerationFactor: Double
     let locationChangeHandler: (_ from: ScreenPoint, _ to: ScreenPoint) -> Void
-    weak var manager: CameraAnimationsManager?
+    /// Strong on purpose: a weak reference would give every animator a side table and make each
+    /// retain and release on the tick's hot path take the slow route (measured with perf).
+    var manager: CameraAnimationsManager?
     var lastTime = 0.0
     var completions: [AnimationCompletion] = []
     public private(set) var state: UIViewAnimatingState = .inactive
@@ -121,6 +127,8 @@ public final class GestureDecelerationCameraAnimator: RunnableCameraAnimator {
         self.decelerationFactor = decelerationFactor; self.manager = manager
         self.locationChangeHandler = locationChangeHandler
     }
+
+    deinit { manager?.unregister(id) }
 
     func start(completion: AnimationCompletion?) {
         guard let m = manager, state == .inactive, finalPosition == nil else { return }

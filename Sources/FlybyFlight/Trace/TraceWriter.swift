@@ -19,44 +19,51 @@ public struct TraceWriter {
         return out
     }
 
-    /// Appends one frame line (with its newline) to `out`.
+    /// Appends one frame line (with its newline) to `out`. The line is built in stack memory and
+    /// appended once (a trace is written at more than a million lines per second).
     public static func appendFrame(_ r: FrameRecord, to out: inout [UInt8]) {
-        append(#"{"frame":"#, &out)
-        JSONWriter.appendInteger(Int64(r.frame), to: &out)
-        append(#","t":"#, &out)
-        JSONWriter.appendNumber(r.t, to: &out)
-        append(#","center":["#, &out)
-        JSONWriter.appendNumber(wrapLongitude(r.camera.center.longitude), to: &out)
-        out.append(UInt8(ascii: ","))
-        JSONWriter.appendNumber(r.camera.center.latitude, to: &out)
-        append(#"],"zoom":"#, &out)
-        JSONWriter.appendNumber(r.camera.zoom, to: &out)
-        append(#","bearing":"#, &out)
-        JSONWriter.appendNumber(wrapBearing(r.camera.bearing), to: &out)
-        append(#","pitch":"#, &out)
-        JSONWriter.appendNumber(r.camera.pitch, to: &out)
-        append(#","padding":["#, &out)
-        let p = r.camera.padding
-        JSONWriter.appendNumber(p.top, to: &out); out.append(UInt8(ascii: ","))
-        JSONWriter.appendNumber(p.left, to: &out); out.append(UInt8(ascii: ","))
-        JSONWriter.appendNumber(p.bottom, to: &out); out.append(UInt8(ascii: ","))
-        JSONWriter.appendNumber(p.right, to: &out)
-        append(#"],"viewport":"#, &out)
-        JSONWriter.appendString(r.viewport, to: &out)
-        if let puck = r.puck {
-            append(#","puck":["#, &out)
-            for (i, v) in puck.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendNumber(v, to: &out)
+        var size = 512 + JSONLineWriter.maxLength(ofString: r.viewport) + 34 * (r.puck?.count ?? 0)
+        for e in r.events { size += JSONLineWriter.maxLength(ofString: e) + 1 }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var w = JSONLineWriter(buffer)
+            w.ascii(#"{"frame":"#)
+            w.integer(Int64(r.frame))
+            w.ascii(#","t":"#)
+            w.number(r.t)
+            w.ascii(#","center":["#)
+            w.number(wrapLongitude(r.camera.center.longitude))
+            w.byte(UInt8(ascii: ","))
+            w.number(r.camera.center.latitude)
+            w.ascii(#"],"zoom":"#)
+            w.number(r.camera.zoom)
+            w.ascii(#","bearing":"#)
+            w.number(wrapBearing(r.camera.bearing))
+            w.ascii(#","pitch":"#)
+            w.number(r.camera.pitch)
+            w.ascii(#","padding":["#)
+            let p = r.camera.padding
+            w.number(p.top); w.byte(UInt8(ascii: ","))
+            w.number(p.left); w.byte(UInt8(ascii: ","))
+            w.number(p.bottom); w.byte(UInt8(ascii: ","))
+            w.number(p.right)
+            w.ascii(#"],"viewport":"#)
+            w.string(r.viewport)
+            if let puck = r.puck {
+                w.ascii(#","puck":["#)
+                for (i, v) in puck.enumerated() {
+                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.number(v)
+                }
+                w.byte(UInt8(ascii: "]"))
             }
-            out.append(UInt8(ascii: "]"))
+            w.ascii(#","events":["#)
+            for (i, e) in r.events.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: ",")) }
+                w.string(e)
+            }
+            w.ascii("]}\n")
+            out.append(contentsOf: w.bytes)
         }
-        append(#","events":["#, &out)
-        for (i, e) in r.events.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(e, to: &out)
-        }
-        append("]}\n", &out)
     }
 
     @inline(__always)
