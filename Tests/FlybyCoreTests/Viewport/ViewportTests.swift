@@ -320,3 +320,38 @@ func followingSimulation(zoom: Double = 12, heading: Double? = 90) throws -> (Ma
         #expect(a.finalPosition == .current)
     }
 }
+
+/// Behaviour 31: the order of events in a tick. Flyby has no render events in the core; the
+/// renderer draws after `tick()` returns. Deliberate difference: animator writes are batched, so
+/// `cameraChanged` comes once per tick, not once per animator.
+@Suite struct TickOrderTests {
+    @Test func cameraChangedOncePerTickAndIdleOnlyAfterTheLastFrame() {
+        let (sim, _) = makeSimulation(fps: 10)
+        var changes = 0
+        _ = sim.mapboxMap.onCameraChanged.observe { _ in changes += 1 }
+        let a = sim.camera.makeAnimator(duration: 0.5, curve: .linear) { $0.zoom.toValue = 12 }
+        let b = sim.camera.makeAnimator(duration: 0.5, curve: .linear) { $0.bearing.toValue = 40 }
+        a.startAnimation(); b.startAnimation()
+        var inProgress: [Bool] = []
+        for _ in 0..<5 {
+            let before = changes
+            sim.tick()
+            #expect(changes - before == 1, "one cameraChanged for two animators")
+            inProgress.append(sim.mapboxMap.isAnimationInProgress)
+        }
+        #expect(inProgress == [true, true, true, true, false], "idle only after the final frame")
+        sim.tick()
+        #expect(changes == 5, "nothing changes once the animators ended")
+    }
+
+    @Test func completionsRunAfterEveryAnimatorOfTheTick() {
+        let (sim, _) = makeSimulation(fps: 10)
+        var log: [String] = []
+        let a = sim.camera.makeAnimator(duration: 0.1, curve: .linear) { $0.zoom.toValue = 11 }
+        let b = sim.camera.makeAnimator(duration: 1, curve: .linear) { $0.bearing.toValue = 90 }
+        a.addCompletion { _ in log.append("a completion, bearing \(sim.mapboxMap.cameraState.bearing)") }
+        a.startAnimation(); b.startAnimation()
+        sim.tick()
+        #expect(log == ["a completion, bearing 9.0"], "b (created later) wrote before a's completion ran")
+    }
+}
