@@ -64,7 +64,7 @@ private func handMadePNG(width: Int, height: Int, depth: UInt8, colorType: UInt8
 
     @Test(arguments: PNGEncoder.Filter.allCases)
     func opaqueRoundTripIsExact(filter: PNGEncoder.Filter) throws {
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         let (w, h) = (37, 23)
         let pixels = (0..<(w * h)).map { _ in 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0x00FF_FFFF }
         let png = try PNGEncoder(compressionLevel: 3, filter: filter).encode(pixels: pixels, width: w, height: h)
@@ -77,7 +77,7 @@ private func handMadePNG(width: Int, height: Int, depth: UInt8, colorType: UInt8
     /// un-premultiply rounding loses nothing after re-premultiplying.
     @Test(arguments: PNGEncoder.Filter.allCases)
     func translucentRoundTripIsExactForValidPremultipliedPixels(filter: PNGEncoder.Filter) throws {
-        var rng = SplitMix64(state: 11)
+        var rng = SplitMix64(seed: 11)
         var pixels: [UInt32] = []
         for a in 0...255 {
             for _ in 0..<8 {
@@ -153,7 +153,7 @@ private func handMadePNG(width: Int, height: Int, depth: UInt8, colorType: UInt8
     /// header, zlib and filter code: decoding may fail but must never trap.
     @Test func corruptedPNGsNeverTrap() throws {
         let good = try PNGEncoder(filter: .paeth).encode(pixels: mapLikeFrame(width: 48, height: 32), width: 48, height: 32)
-        var rng = SplitMix64(state: 99)
+        var rng = SplitMix64(seed: 99)
         var failures = 0
         for _ in 0..<300 {
             var png = good

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import FlybyTestSupport
 
 /// A fresh empty folder under the system temporary folder.
 func makeTemporaryFolder(_ label: String = #function) throws -> String {
@@ -16,17 +17,7 @@ func folderContents(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
 }
 
-/// Deterministic pseudo-random numbers (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+
 
 /// Bitwise CRC-32 (polynomial 0xEDB88320, reflected), written from the PNG spec's description and
 /// independent of zlib.
@@ -43,7 +34,7 @@ func referenceCRC32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
 /// "label" area. Opaque.
 func mapLikeFrame(width: Int, height: Int) -> [UInt32] {
     var pixels = [UInt32](repeating: 0xFFEE_EAE2, count: width * height)
-    var rng = SplitMix64(state: 42)
+    var rng = SplitMix64(seed: 42)
     for _ in 0..<40 {
         let x0 = Int(rng.next() % UInt64(width)), y0 = Int(rng.next() % UInt64(height))
         let w = 20 + Int(rng.next() % 200), h = 20 + Int(rng.next() % 120)

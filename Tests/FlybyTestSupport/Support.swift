@@ -28,6 +28,10 @@ public struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+    /// A uniform Double in [0, 1).
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// A uniform Double in [lo, hi).
+    public mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
 }
 
 /// The repository root, found from this file's path (Tests/FlybyTestSupport/Support.swift).

@@ -1,5 +1,6 @@
 import FlybyCore
 import FlybyData
+import FlybyTestSupport
 import Foundation
 import Testing
 
@@ -15,11 +16,11 @@ import Testing
 
     @Test func indexQueryMatchesBruteForce() throws {
         let source = ProjectedSource(try BuiltinData.geoJSON("world/ne_50m_admin0_countries.geojson"))
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var out: [Int32] = []
         for _ in 0..<300 {
-            let x = rng.next01() * 1.2 - 0.1, y = rng.next01()
-            let w = rng.next01() * 0.3, h = rng.next01() * 0.3
+            let x = rng.unit() * 1.2 - 0.1, y = rng.unit()
+            let w = rng.unit() * 0.3, h = rng.unit() * 0.3
             let box = MercatorBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
             out.removeAll(keepingCapacity: true)
             source.query(box, into: &out)
@@ -109,16 +110,4 @@ import Testing
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood 2014), seeded, for reproducible random boxes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next01() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
+
