@@ -76,6 +76,24 @@ import Testing
         #expect(out.stderrText.hasPrefix("flyby: error: ") && out.stderrText.contains("no-such-track.gpx"))
     }
 
+    @Test(arguments: [
+        ("one point", #"{"type": "Feature", "properties": {"t": [0]}, "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1]]}}"#),
+        ("unsorted", #"{"type": "Feature", "properties": {"t": [0, 5, 3]}, "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], [24.91, 60.1], [24.92, 60.1]]}}"#),
+        ("malformed", #"{"type": "Feature", "properties": {"t": [0, 1]}, "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], [24.91]]}}"#),
+        ("empty GPX", "<gpx version=\"1.1\"><trk><trkseg></trkseg></trk></gpx>"),
+    ])
+    func badTrackExitsTwoNamingTheTrackFile(_ name: String, _ content: String) throws {
+        let flight = try Self.write(#"{"location": {"track": "track.data"}, "steps": []}"#)
+        let folder = (flight as NSString).deletingLastPathComponent
+        let ext = content.hasPrefix("<") ? "gpx" : "geojson"
+        try Data(content.utf8).write(to: URL(fileURLWithPath: folder + "/track.\(ext)"))
+        let text = try String(contentsOfFile: flight, encoding: .utf8).replacingOccurrences(of: "track.data", with: "track.\(ext)")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: flight))
+        let out = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", flight], output: out) == 2, "\(name)")
+        #expect(out.stderrText.hasPrefix("flyby: error: \(folder)/track.\(ext)"), "\(out.stderrText)")
+    }
+
     @Test func missingFileIsAnInputError() {
         let out = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["trace", "/no/such/flight.json"], output: out) == 2)
