@@ -78,6 +78,7 @@ public enum FlybyCommandLine {
         ("diff", "compare two traces within a tolerance"),
         ("plot", "chart a trace (not yet in this build)"),
         ("bench", "print benchmark figures (bench sim)"),
+        ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
         ("help", "show help for a command"),
     ]
 
@@ -98,6 +99,7 @@ public enum FlybyCommandLine {
         case "trace": try TraceCommand.run(rest, out)
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
+        case "soak": try SoakCommand.run(rest, out)
         case "window", "play", "snapshot", "plot":
             if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
             throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
@@ -130,6 +132,7 @@ public enum FlybyCommandLine {
         case "trace": return TraceCommand.help
         case "diff": return DiffCommand.help
         case "bench": return BenchCommand.help
+        case "soak": return SoakCommand.help
         case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
         case "play": return "usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]\n(not yet in this build)"
         case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
