@@ -19,11 +19,11 @@ enum SoakCommand {
     static func run(_ args: [String], _ out: CommandOutput) throws {
         let o = try Options(args, command: "soak", valued: ["seconds", "seed"])
         guard o.positional.isEmpty else { throw CommandError("'soak' takes no file (see 'flyby help soak')") }
-        let seconds = try o.values["seconds"].map { s in
+        let seconds: Double = try o.values["seconds"].map { (s: String) throws -> Double in
             guard let v = Double(s), v > 0, v <= 86_400 else { throw CommandError("--seconds must be a number in 0…86400, found '\(s)'") }
             return v
         } ?? 3600
-        let seed = try o.values["seed"].map { s in
+        let seed: UInt64 = try o.values["seed"].map { (s: String) throws -> UInt64 in
             guard let v = UInt64(s) else { throw CommandError("--seed must be a whole number ≥ 0, found '\(s)'") }
             return v
         } ?? 1
@@ -50,7 +50,7 @@ enum SoakCommand {
     /// Peak resident set size (getrusage), MiB.
     static func peakResidentMiB() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024
     }
 }
