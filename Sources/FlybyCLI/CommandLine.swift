@@ -179,17 +179,8 @@ struct Options {
     }
 }
 
-/// Reads a whole file, or throws an `InputError` naming it.
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw InputError(file: path, message: "is a folder, not a file")
-        }
-        throw InputError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
-    }
-    return [UInt8](data)
-}
+/// Reads a whole file, or throws an `InputError` naming it (size-limited, see `FileInput`).
+func readFile(_ path: String) throws -> [UInt8] { try FileInput.read(path) }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed on success, so a
 /// failure never leaves a half-written file under the final name.

@@ -1,4 +1,5 @@
 import FlybyCLI
+import FlybyData
 import FlybyTestSupport
 import Foundation
 import Testing
@@ -92,6 +93,26 @@ import Testing
         let out = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["trace", flight], output: out) == 2, "\(name)")
         #expect(out.stderrText.hasPrefix("flyby: error: \(folder)/track.\(ext)"), "\(out.stderrText)")
+    }
+
+    @Test func limitsRefuseHugeInputsWithAClearError() throws {
+        // A flight of a million steps.
+        let steps = String(repeating: #"{"wait": 0},"#, count: 1_000_000) + #"{"wait": 0}"#
+        let many = try Self.write(#"{"steps": ["# + steps + "]}")
+        let a = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", many], output: a) == 2)
+        #expect(a.stderrText.contains("steps: 1000001 steps is more than the limit of 100000"))
+        // A file larger than the input limit (sparse, so the test stays fast).
+        let huge = (try Self.write("") as NSString).deletingLastPathComponent + "/huge.geojson"
+        FileManager.default.createFile(atPath: huge, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: UInt64(FileInput.defaultMaxBytes) + 1)
+        try handle.close()
+        defer { try? FileManager.default.removeItem(atPath: huge) }
+        let flight = try Self.write(#"{"location": {"track": "HUGE"}, "steps": []}"#.replacingOccurrences(of: "HUGE", with: huge))
+        let b = CommandOutput(captures: true)
+        #expect(FlybyCommandLine.run(arguments: ["trace", flight], output: b) == 2)
+        #expect(b.stderrText.contains("larger than the limit"))
     }
 
     @Test func missingFileIsAnInputError() {

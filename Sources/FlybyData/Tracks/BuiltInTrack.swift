@@ -105,10 +105,5 @@ extension TrackFile {
             ? try parseGPX(bytes, file: path, trackName: name) : try parseGeoJSON(bytes, file: path, feature: name)
     }
 
-    static func readBytes(_ path: String) throws(InputError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, message: "cannot read the track file (missing or not readable)")
-        }
-        return [UInt8](data)
-    }
+    static func readBytes(_ path: String) throws(InputError) -> [UInt8] { try FileInput.read(path) }
 }

@@ -9,6 +9,9 @@ public enum FlightScriptParser {
     public static let maxDuration = 86_400.0
     /// Largest frame side accepted, points.
     public static let maxSide = 16_384
+    /// Most steps accepted in one script, counting the steps inside `parallel` (a flight of a
+    /// million steps is refused with a clear error instead of running for hours).
+    public static let maxSteps = 100_000
 
     /// Parses a script from its bytes; `file` names it in errors.
     public static func parse(bytes: [UInt8], file: String) throws(InputError) -> FlightScript {
@@ -37,8 +40,21 @@ public enum FlightScriptParser {
             if let t = try v.member("transitionsToIdleUponUserInteraction") { script.transitionsToIdleUponUserInteraction = try t.bool() }
         }
         let stepsCursor = try root.required("steps")
+        let count = countSteps(stepsCursor.node)
+        guard count <= maxSteps else { throw stepsCursor.error("\(count) steps is more than the limit of \(maxSteps)") }
         script.steps = try stepsCursor.elements().map { (c: JSONCursor) throws(InputError) in try step(c) }
         return script
+    }
+
+    /// Steps in a `steps` array, nested `parallel` children included.
+    static func countSteps(_ node: JSONNode) -> Int {
+        guard let items = node.arrayValue else { return 0 }
+        var n = 0
+        for item in items {
+            n += 1
+            if let p = item["parallel"] { n += countSteps(p) }
+        }
+        return n
     }
 
     static func size(_ c: JSONCursor) throws(InputError) -> ScreenSize {
