@@ -31,8 +31,8 @@ public struct AttributionOverlay {
         let natural = font.measure(AttributionOverlay.text, pixelSize: pixelSize)
         if natural + 2 * margin > Float(width) { pixelSize = max(4, pixelSize * (Float(width) - 2 * margin) / natural) }
         let line = font.layoutLine(AttributionOverlay.text, pixelSize: pixelSize)
-        let ascent = Float(font.ascender) * font.scale(forPixelSize: pixelSize)
-        let descent = Float(-font.descender) * font.scale(forPixelSize: pixelSize)
+        let ascent = Float(abs(font.ascender)) * font.scale(forPixelSize: pixelSize)
+        let descent = Float(abs(font.descender)) * font.scale(forPixelSize: pixelSize)
         let boxWidth = line.width + 2 * margin, boxHeight = ascent + descent + 2
         let boxX = Float(width) - boxWidth, boxY = Float(height) - boxHeight
         let baseline = SIMD2<Float>(boxX + margin, boxY + 1 + ascent)

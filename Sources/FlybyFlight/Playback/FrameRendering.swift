@@ -21,7 +21,8 @@ public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) th
     try PlaceholderFrameRenderer(style: style, size: size)
 }
 
-/// A stand-in map renderer until the real one lands: a flat background, a graticule every 10°
+/// A stand-in map renderer until the real one lands: a flat background, a graticule (every 10°
+/// at low zoom, finer as the camera zooms in)
 /// projected through ``MapTransform`` (so pitch, bearing and zoom show), and the puck as a dot.
 public struct PlaceholderFrameRenderer: FrameRendering {
     /// Background (the water/land-neutral colour of the built-in styles).
@@ -49,16 +50,27 @@ public struct PlaceholderFrameRenderer: FrameRendering {
             buffer.fill(PixelRect(minX: 0, minY: 0, maxX: size.width, maxY: Int(horizon.rounded(.down))), color: Color(rgb: 0xF2F4FA))
         }
         let thin = StrokeStyle(width: 1), thick = StrokeStyle(width: 2)
-        // Meridians every 10°, sampled every 1° of latitude; parallels every 10°, every 1° of longitude.
-        for i in 0..<36 {
-            let lng = Double(i * 10 - 180)
-            drawLine(transform, (-80...80).map { LocationCoordinate2D(latitude: Double($0), longitude: lng) },
-                     style: i % 3 == 0 ? thick : thin, color: i % 3 == 0 ? majorLineColor : lineColor, into: &buffer)
+        // Lines every 10° at low zoom, halving with each zoom level past 3 so the city zooms
+        // still show a grid; every third line is heavier.
+        let k = min(max(Int(camera.zoom.rounded(.down)) - 3, 0), 24)
+        let spacing = 10 / Double(1 << k)
+        let lng0 = (camera.center.longitude / spacing).rounded(), lat0 = (camera.center.latitude / spacing).rounded()
+        let span = k == 0 ? 18 : 12
+        let samples = stride(from: -Double(span), through: Double(span), by: 0.25)
+        for i in -span...span {
+            let lng = (lng0 + Double(i)) * spacing
+            let major = Int(lng0 + Double(i)) % 3 == 0
+            drawLine(transform, samples.compactMap { s in
+                let lat = (lat0 + s) * spacing
+                return abs(lat) <= 85 ? LocationCoordinate2D(latitude: lat, longitude: lng) : nil
+            }, style: major ? thick : thin, color: major ? majorLineColor : lineColor, into: &buffer)
         }
-        for j in -8...8 {
-            let lat = Double(j * 10)
-            drawLine(transform, (-179...179).map { LocationCoordinate2D(latitude: lat, longitude: transform.state.center.longitude + Double($0)) },
-                     style: j % 3 == 0 ? thick : thin, color: j % 3 == 0 ? majorLineColor : lineColor, into: &buffer)
+        for j in -span...span {
+            let lat = (lat0 + Double(j)) * spacing
+            guard abs(lat) <= 85 else { continue }
+            let major = Int(lat0 + Double(j)) % 3 == 0
+            drawLine(transform, samples.map { s in LocationCoordinate2D(latitude: lat, longitude: (lng0 + s) * spacing) },
+                     style: major ? thick : thin, color: major ? majorLineColor : lineColor, into: &buffer)
         }
         if let puck, let p = transform.point(for: puck.coordinate) {
             painter.fillCircle(center: p, radius: 9, color: .white, into: &buffer)
