@@ -49,7 +49,7 @@ public struct TracePlot {
         let frames = trace.frames
         let times = frames.map(\.t)
         let tMax = max(times.last ?? 0, 1e-9)
-        let left = 78.0, right = Double(width) - 24, top = 40.0, bottom = Double(height) - 56
+        let left = 78.0, right = Double(width) - 24, top = 44.0, bottom = Double(height) - 56
         let ink = Color(rgb: 0x222831), grid = Color(rgb: 0xDADDE3), faint = Color(rgb: 0x5A6270)
         shapes.append(.rect(x: 0, y: 0, width: Double(width), height: Double(height), color: .white))
         let duration = times.last ?? 0
@@ -67,7 +67,7 @@ public struct TracePlot {
             let s = frames[segStart].viewport
             let x0 = x(times[segStart]), x1 = i < frames.count ? x(times[i]) : right
             shapes.append(.rect(x: x0, y: bandTop, width: max(x1 - x0, 1), height: bandHeight, color: TracePlot.statusColor(s)))
-            if x1 - x0 > 70 { shapes.append(.text(s, x: x0 + 4, y: bandTop + 15, size: 11, anchor: 0, color: ink)) }
+            if x1 - x0 > TracePlot.approximateWidth(s, size: 11) + 8 { shapes.append(.text(s, x: x0 + 4, y: bandTop + 15, size: 11, anchor: 0, color: ink)) }
             if !statuses.contains(s) { statuses.append(s) }
             segStart = i
         }
@@ -90,7 +90,7 @@ public struct TracePlot {
             ("bearing (°)", frames.map(\.camera.bearing), Color(rgb: 0x9467BD), true),
             ("ground speed (m/s)", speeds, Color(rgb: 0xD62728), false),
         ]
-        let timeTicks = TracePlot.niceTicks(0, tMax, target: 10)
+        let timeTicks = TracePlot.niceTicks(0, tMax, target: 10).filter { $0 <= tMax + 1e-9 }
         for (p, (name, values, color, wraps)) in series.enumerated() {
             let y0 = panelsTop + Double(p) * (panelHeight + gap), y1 = y0 + panelHeight
             var lo = values.min() ?? 0, hi = values.max() ?? 1
@@ -140,8 +140,8 @@ public struct TracePlot {
             shapes.append(.polyline([ScreenPoint(x: x(t), y: bottom), ScreenPoint(x: x(t), y: bottom + 5)], width: 1, color: faint))
             shapes.append(.text(TracePlot.format(t), x: x(t), y: bottom + 19, size: 11, anchor: 0.5, color: faint))
         }
-        shapes.append(.text("time (s)", x: (left + right) / 2, y: bottom + 40, size: 12, anchor: 0.5, color: ink))
-        // Event legend, bottom-left.
+        shapes.append(.text("time (s)", x: right, y: bottom + 40, size: 12, anchor: 1, color: ink))
+        // Event legend, bottom-left under the time axis.
         var ex = left
         if !eventKinds.isEmpty { shapes.append(.text("events:", x: ex, y: bottom + 40, size: 11, anchor: 0, color: faint)); ex += 50 }
         for (k, kc) in eventKinds {
@@ -215,7 +215,7 @@ public struct TracePlot {
     }
 
     /// An estimate of text width for layout before fonts are involved (DejaVu Sans averages ~0.6 em).
-    static func approximateWidth(_ s: String, size: Double) -> Double { Double(s.unicodeScalars.count) * size * 0.6 }
+    static func approximateWidth(_ s: String, size: Double) -> Double { Double(s.unicodeScalars.count) * size * 0.62 }
 
     // MARK: Output
 
