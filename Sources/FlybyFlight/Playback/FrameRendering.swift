@@ -2,6 +2,12 @@ import FlybyCore
 import FlybyData
 import FlybyRender
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Draws one frame of a flight. Implementations must be deterministic and must give identical
 /// pixels whichever thread calls them (make one instance per thread if they keep scratch state).
 public protocol FrameRendering {
@@ -22,7 +28,7 @@ public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) th
 }
 
 /// A stand-in map renderer until the real one lands: a flat background, a graticule (every 10°
-/// at low zoom, finer as the camera zooms in)
+/// when zoomed out, finer as the camera zooms in)
 /// projected through ``MapTransform`` (so pitch, bearing and zoom show), and the puck as a dot.
 public struct PlaceholderFrameRenderer: FrameRendering {
     /// Background (the water/land-neutral colour of the built-in styles).
@@ -50,12 +56,14 @@ public struct PlaceholderFrameRenderer: FrameRendering {
             buffer.fill(PixelRect(minX: 0, minY: 0, maxX: size.width, maxY: Int(horizon.rounded(.down))), color: Color(rgb: 0xF2F4FA))
         }
         let thin = StrokeStyle(width: 1), thick = StrokeStyle(width: 2)
-        // Lines every 10° at low zoom, halving with each zoom level past 3 so the city zooms
-        // still show a grid; every third line is heavier.
-        let k = min(max(Int(camera.zoom.rounded(.down)) - 3, 0), 24)
+        // Lines every 10° when the frame shows much of the world, halving until about eight
+        // cells span the frame width (so tiny test frames and city zooms still show a grid);
+        // every third line is heavier.
+        let degreesAcross = 360 / transform.worldSize * Double(size.width)
+        let k = min(max(Int(log2(10 * 8 / max(degreesAcross, 1e-9)).rounded(.up)), 0), 30)
         let spacing = 10 / Double(1 << k)
         let lng0 = (camera.center.longitude / spacing).rounded(), lat0 = (camera.center.latitude / spacing).rounded()
-        let span = k == 0 ? 18 : 12
+        let span = k == 0 ? 18 : 16
         let samples = stride(from: -Double(span), through: Double(span), by: 0.25)
         for i in -span...span {
             let lng = (lng0 + Double(i)) * spacing
