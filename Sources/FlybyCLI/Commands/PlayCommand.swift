@@ -129,6 +129,10 @@ enum PlayCommand {
         } catch {
             sink.cancel()
             progress.clearLine()
+            // Ctrl-C on a terminal reaches ffmpeg too, which then fails first: still an interruption.
+            if installsHandler && interrupted.load(ordering: .relaxed) {
+                throw CommandError("interrupted; \(outArg) was not written", exitCode: 130)
+            }
             throw commandError(error, output: outArg)
         }
         if let tracePath = o.values["trace"] {

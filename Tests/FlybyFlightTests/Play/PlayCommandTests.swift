@@ -200,6 +200,21 @@ import Testing
         #expect(Self.files(dir) == ["short.flight.json"])
     }
 
+    @Test func ffmpegFailingMidwayLeavesNoFile() throws {
+        let dir = try Self.tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let flight = try Self.write(Self.shortFlight, dir, "short.flight.json")
+        try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
+        // Reads part of the first frame, complains and dies.
+        let fake = try Self.write("#!/bin/sh\nhead -c 1000 >/dev/null\necho 'disk full (simulated)' >&2\nexit 1\n", dir + "/bin", "ffmpeg")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let (status, out) = Self.flyby(["play", flight, "--out", dir + "/movie.mp4"], path: dir + "/bin:/usr/bin:/bin")
+        #expect(status == 2)
+        #expect(out.stderrText.hasPrefix("flyby: error:") && out.stderrText.contains("ffmpeg failed")
+                && out.stderrText.contains("disk full (simulated)"), "\(out.stderrText)")
+        #expect(Self.files(dir) == ["bin", "short.flight.json"])
+    }
+
     @Test func unwritableOutputExits2() throws {
         let dir = try Self.tempFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
