@@ -100,6 +100,11 @@ enum PlayCommand {
 
         var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
         ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
+        // MP4: the render threads convert to 4:2:0 BT.709 themselves, in parallel, so ffmpeg only
+        // encodes (its scaler runs on one thread and was the bottleneck).
+        let planar: Bool
+        if case .mp4 = output { planar = true } else { planar = false }
+        if planar { ffmpeg.input = .yuv420pBT709 }
         let sink: any FrameSink
         do {
             sink = try output.makeSink(width: plan.width, height: plan.height, fps: sinkFPS, ffmpeg: ffmpeg)
@@ -115,10 +120,18 @@ enum PlayCommand {
         defer { if installsHandler { _ = signal(SIGINT, SIG_DFL) } }
 
         var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1, out: out)
-        let pipeline = FramePipeline(threads: threads) { try makeFrameRenderer(style: style, size: (plan.width, plan.height)) }
+        let (w, h) = (plan.width, plan.height)
+        var convert: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
+        if planar {
+            convert = { @Sendable (pixels: UnsafeBufferPointer<UInt32>, bytes: inout [UInt8]) in
+                Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
+            }
+        }
+        let planarSink = planar ? sink as? FFmpegWriter : nil
+        let pipeline = FramePipeline(threads: threads, encode: convert) { try makeFrameRenderer(style: style, size: (w, h)) }
         do {
             try pipeline.run(plan, range: range, isCancelled: { installsHandler && interrupted.load(ordering: .relaxed) }) { index, buffer in
-                try buffer.pixels.withUnsafeBufferPointer { p throws(MediaError) in try sink.write(frame: p, index: index) }
+                try send(buffer, index: index, to: sink, planar: planarSink)
                 progress.frameDone(index)
             }
             try sink.finish()
@@ -141,6 +154,15 @@ enum PlayCommand {
             try writeFileAtomically(tracePath, bytes)
         }
         progress.finish(output: outArg, width: plan.width, height: plan.height, fps: plan.fps)
+    }
+
+    /// Hands one frame to the sink: its Y′CbCr planes to a planar ffmpeg writer, else its pixels.
+    static func send(_ frame: FramePipeline.Frame, index: Int, to sink: any FrameSink, planar: FFmpegWriter?) throws {
+        if let planar {
+            try frame.encoded.withUnsafeBytes { try planar.write(planes: $0) }
+        } else {
+            try frame.pixels.pixels.withUnsafeBufferPointer { try sink.write(frame: $0, index: index) }
+        }
     }
 
     /// The frames to play: a trace (first line `"kind":"trace"`) or a flight script.

@@ -17,14 +17,27 @@ public final class FramePipeline {
     /// How many frames may be rendered ahead of the one being delivered.
     public let window: Int
     private let makeRenderer: @Sendable () throws -> any FrameRendering
+    private let encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
 
     /// - Parameters:
     ///   - threads: render threads; the calling thread delivers (encodes) meanwhile.
+    ///   - encode: optional work done on the render thread after drawing, such as converting the
+    ///     pixels to Y′CbCr for the encoder; its bytes come with the frame as ``Frame/encoded``.
     ///   - makeRenderer: called once on each render thread.
-    public init(threads: Int, makeRenderer: @escaping @Sendable () throws -> any FrameRendering) {
+    public init(threads: Int, encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)? = nil,
+                makeRenderer: @escaping @Sendable () throws -> any FrameRendering) {
         self.threads = max(1, threads)
         self.window = 2 * max(1, threads) + 2
+        self.encode = encode
         self.makeRenderer = makeRenderer
+    }
+
+    /// One finished frame.
+    public struct Frame: Sendable {
+        /// The drawn pixels, attribution included.
+        public var pixels: PixelBuffer
+        /// What the `encode` function made of them (empty without one).
+        public var encoded: [UInt8] = []
     }
 
     /// The number of render threads to use on this machine: one per active core.
@@ -36,18 +49,18 @@ public final class FramePipeline {
     /// everything and is rethrown.
     public func run(_ plan: PlaybackPlan, range: Range<Int>,
                     isCancelled: () -> Bool = { false },
-                    deliver: (Int, borrowing PixelBuffer) throws -> Void) throws {
+                    deliver: (Int, Frame) throws -> Void) throws {
         guard !range.isEmpty else { return }
         let shared = Shared(plan: plan, range: range, window: window)
-        let make = makeRenderer
+        let make = makeRenderer, encode = encode
         for _ in 0..<threads {
-            let thread = Thread { FramePipeline.work(shared, make) }
+            let thread = Thread { FramePipeline.work(shared, make, encode) }
             thread.stackSize = 1 << 22
             thread.start()
         }
         defer { shared.stop() }
         for index in range {
-            var buffer: PixelBuffer
+            var buffer: Frame
             shared.lock.lock()
             while shared.results[index] == nil && shared.failure == nil {
                 if isCancelled() { shared.lock.unlock(); throw PlaybackCancelled() }
@@ -67,7 +80,8 @@ public final class FramePipeline {
     }
 
     /// A worker: take the next frame, render it, park it; until the range is done or stopped.
-    private static func work(_ s: Shared, _ make: @Sendable () throws -> any FrameRendering) {
+    private static func work(_ s: Shared, _ make: @Sendable () throws -> any FrameRendering,
+                             _ encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?) {
         var renderer: any FrameRendering
         var overlay: AttributionOverlay
         do {
@@ -84,10 +98,11 @@ public final class FramePipeline {
             if s.stopped || s.next >= s.range.upperBound { s.lock.unlock(); return }
             let index = s.next
             s.next += 1
-            var buffer = s.free.popLast() ?? PixelBuffer(width: size.width, height: size.height)
+            var buffer = s.free.popLast() ?? Frame(pixels: PixelBuffer(width: size.width, height: size.height))
             s.lock.unlock()
-            renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer)
-            overlay.draw(into: &buffer)
+            renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer.pixels)
+            overlay.draw(into: &buffer.pixels)
+            if let encode { buffer.pixels.pixels.withUnsafeBufferPointer { encode($0, &buffer.encoded) } }
             s.lock.lock()
             s.results[index] = buffer
             s.lock.broadcast()
@@ -103,8 +118,8 @@ public final class FramePipeline {
         let lock = NSCondition()
         var next: Int
         var delivered: Int
-        var results: [Int: PixelBuffer] = [:]
-        var free: [PixelBuffer] = []
+        var results: [Int: Frame] = [:]
+        var free: [Frame] = []
         var failure: (any Error)?
         var stopped = false
 

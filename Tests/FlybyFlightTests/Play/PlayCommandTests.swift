@@ -133,7 +133,7 @@ import Testing
             var frames: [[UInt32]] = []
             var order: [Int] = []
             try FramePipeline(threads: threads) { try makeFrameRenderer(style: "world", size: (64, 36)) }
-                .run(plan, range: 0..<plan.frameCount) { i, buffer in order.append(i); frames.append(buffer.pixels) }
+                .run(plan, range: 0..<plan.frameCount) { i, buffer in order.append(i); frames.append(buffer.pixels.pixels) }
             #expect(order == Array(0..<plan.frameCount))
             return frames
         }
