@@ -26,15 +26,18 @@ public struct PlaybackPlan: Sendable {
     ///   - startCamera: the style's default camera (the flight's `camera` fields are applied over it).
     ///   - fps: output frames per second (> 0); nil keeps the script's.
     ///   - size: frame size in pixels; nil keeps the script's.
+    ///   - frameLimit: a flight longer than this many frames is an error (``FlightLimitError``);
+    ///     the default, 1 080 000, is ten hours at 30 fps.
     public static func flight(_ script: FlightScript, startCamera: CameraState, fps: Double? = nil,
-                              size: (width: Int, height: Int)? = nil, style: String? = nil) throws -> PlaybackPlan {
+                              size: (width: Int, height: Int)? = nil, style: String? = nil,
+                              frameLimit: Int = 1_080_000) throws -> PlaybackPlan {
         var s = script
         if let fps { s.fps = fps }
         if let size { s.size = ScreenSize(width: Double(size.width), height: Double(size.height)) }
         let runner = FlightRunner(script: s, startCamera: startCamera)
         var records: [FrameRecord] = []
         var pucks: [PuckState?] = []
-        try runner.run { r in
+        try runner.run(frameLimit: frameLimit) { r in
             records.append(r)
             pucks.append(runner.simulation.location?.puck)
         }
