@@ -17,6 +17,8 @@ public final class CommandOutput {
     public private(set) var stdoutBytes: [UInt8] = []
     public private(set) var stderrText = ""
     let captures: Bool
+    /// The environment commands see (`PATH` for finding ffmpeg); tests may change it.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
 
     /// - Parameter captures: true to keep output in memory (tests), false to write to the terminal.
     public init(captures: Bool) { self.captures = captures }
@@ -73,10 +75,10 @@ public enum FlybyCommandLine {
     static let commands: [(name: String, summary: String)] = [
         ("window", "the interactive map window (not yet in this build)"),
         ("trace", "run a flight script without rendering and write its camera trace"),
-        ("play", "render every frame of a flight or trace to PNG, Y4M, MP4 (not yet in this build)"),
+        ("play", "render every frame of a flight or trace to MP4, GIF, Y4M or PNG frames"),
         ("snapshot", "render one frame to a PNG (not yet in this build)"),
         ("diff", "compare two traces within a tolerance"),
-        ("plot", "chart a trace (not yet in this build)"),
+        ("plot", "chart zoom, pitch, bearing, speed and viewport of a trace (PNG or SVG)"),
         ("bench", "print benchmark figures (bench sim)"),
         ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
         ("help", "show help for a command"),
@@ -100,7 +102,13 @@ public enum FlybyCommandLine {
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
         case "soak": try SoakCommand.run(rest, out)
-        case "window", "play", "snapshot", "plot":
+        case "play":
+            if rest.contains("--help") || rest.contains("-h") { out.print(PlayCommand.help); return }
+            try PlayCommand.run(rest, out)
+        case "plot":
+            if rest.contains("--help") || rest.contains("-h") { out.print(PlotCommand.help); return }
+            try PlotCommand.run(rest, out)
+        case "window", "snapshot":
             if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
             throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
         default:
@@ -134,9 +142,9 @@ public enum FlybyCommandLine {
         case "bench": return BenchCommand.help
         case "soak": return SoakCommand.help
         case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
-        case "play": return "usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]\n(not yet in this build)"
+        case "play": return PlayCommand.help
         case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
-        case "plot": return "usage: flyby plot TRACE --out FILE.(png|svg)\n(not yet in this build)"
+        case "plot": return PlotCommand.help
         case "help": return "usage: flyby help [COMMAND]"
         default: throw CommandError("unknown command '\(command)' (see 'flyby help')")
         }

@@ -20,6 +20,12 @@ public struct PuckState: Hashable, Sendable {
     /// The newest fix; fields that are not interpolated (speed, altitude, timestamp) come from it.
     public var location: Location
 
+    /// A puck with these displayed values (for playing back a recorded trace).
+    public init(coordinate: LocationCoordinate2D, course: Double?, heading: Double?, horizontalAccuracy: Double, location: Location) {
+        self.coordinate = coordinate; self.course = course; self.heading = heading
+        self.horizontalAccuracy = horizontalAccuracy; self.location = location
+    }
+
     /// The arrow direction for `source` in degrees [0, 360); 0 when missing, as Mapbox does.
     public func bearing(_ source: PuckBearing) -> Double {
         switch source {

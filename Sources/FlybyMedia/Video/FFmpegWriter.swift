@@ -48,6 +48,11 @@ public final class FFmpegWriter: FrameSink {
         public var executable: String?
         /// A colon-separated list of folders to search for `ffmpeg`; `nil` uses this process's `PATH`.
         public var searchPath: String?
+        /// What goes down the pipe: premultiplied ARGB frames (``write(frame:index:)``, converted by
+        /// ffmpeg's scaler) or, for MP4, frames already converted by ``Y4MWriter/convert(_:width:height:chroma:matrix:into:)``
+        /// to 4:2:0 BT.709 limited range (``write(planes:)``), which lets the caller convert on
+        /// its own threads and sends 2.7× fewer bytes.
+        public var input: InputFormat = .bgra
 
         public init(format: Format? = nil, crf: Int = 20, preset: String = "veryfast",
                     fps: (numerator: Int, denominator: Int) = (60, 1), gifFPS: Int? = nil,
@@ -62,9 +67,19 @@ public final class FFmpegWriter: FrameSink {
         }
     }
 
+    /// The pixel layout fed to ffmpeg.
+    public enum InputFormat: Sendable {
+        /// Premultiplied ARGB `UInt32`s (`bgra` in memory).
+        case bgra
+        /// Planar Y′, Cb, Cr bytes, 4:2:0 (chroma `(w+1)/2 × (h+1)/2`), BT.709, limited range. MP4 only.
+        case yuv420pBT709
+    }
+
     public let path: String
     public let width: Int, height: Int
     public let format: Format
+    /// The pixel layout ``write(planes:)`` or ``write(frame:index:)`` must be given.
+    public let input: InputFormat
     private let process: Process
     private let temporaryPath: String
     private let stderrPath: String
@@ -94,6 +109,8 @@ public final class FFmpegWriter: FrameSink {
         self.width = width
         self.height = height
         format = options.format ?? (path.lowercased().hasSuffix(".gif") ? .gif : .mp4)
+        input = options.input
+        guard input == .bgra || format == .mp4 else { throw .invalidArgument("Y′CbCr input is for MP4 output only") }
 
         let (temporary, tempFD) = try AtomicFileWriter.makeTemporary(for: path)
         close(tempFD)  // ffmpeg opens it by name and overwrites it (-y)
@@ -150,10 +167,12 @@ public final class FFmpegWriter: FrameSink {
     /// The ffmpeg command-line arguments (without the program name).
     static func arguments(width: Int, height: Int, format: Format, options: Options, output: String) -> [String] {
         #if _endian(little)
-        let pixelFormat = "bgra"
+        var pixelFormat = "bgra"
         #else
-        let pixelFormat = "argb"
+        var pixelFormat = "argb"
         #endif
+        let planar = options.input == .yuv420pBT709
+        if planar { pixelFormat = "yuv420p" }
         var args = ["-hide_banner", "-loglevel", "error", "-y",
                     "-f", "rawvideo", "-pix_fmt", pixelFormat, "-s", "\(width)x\(height)",
                     "-framerate", "\(options.fps.numerator)/\(options.fps.denominator)", "-i", "pipe:0", "-an"]
@@ -161,10 +180,12 @@ public final class FFmpegWriter: FrameSink {
         case .mp4:
             var filters: [String] = []
             if width % 2 != 0 || height % 2 != 0 { filters.append("pad=ceil(iw/2)*2:ceil(ih/2)*2") }
-            filters.append("scale=out_color_matrix=bt709:out_range=tv")
-            filters.append("format=yuv420p")
-            args += ["-vf", filters.joined(separator: ","),
-                     "-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf),
+            if !planar {
+                filters.append("scale=out_color_matrix=bt709:out_range=tv")
+                filters.append("format=yuv420p")
+            }
+            if !filters.isEmpty { args += ["-vf", filters.joined(separator: ",")] }
+            args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf),
                      "-pix_fmt", "yuv420p",
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
                      "-movflags", "+faststart", "-f", "mp4", output]
@@ -193,8 +214,22 @@ public final class FFmpegWriter: FrameSink {
         findExecutable("ffmpeg", searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "") != nil
     }
 
+    /// Writes one frame already converted to planar 4:2:0 (``InputFormat/yuv420pBT709``).
+    public func write(planes: UnsafeRawBufferPointer) throws(MediaError) {
+        precondition(!finished, "FFmpegWriter used after finish() or cancel()")
+        guard input == .yuv420pBT709 else { throw .invalidArgument("this writer takes ARGB frames") }
+        let expected = Y4MWriter.planeBytes(width: width, height: height, chroma: .c420jpeg)
+        guard planes.count == expected else { throw .invalidArgument("frame has \(planes.count) bytes, expected \(expected)") }
+        do {
+            try AtomicFileWriter.writeAll(pipeFD, planes, path: "ffmpeg stdin")
+        } catch {
+            throw fail(fallback: error.description)
+        }
+    }
+
     public func write(frame: UnsafeBufferPointer<UInt32>, index: Int) throws(MediaError) {
         precondition(!finished, "FFmpegWriter used after finish() or cancel()")
+        guard input == .bgra else { throw .invalidArgument("this writer takes Y′CbCr planes") }
         try checkFrame(frame, width: width, height: height)
         do {
             try AtomicFileWriter.writeAll(pipeFD, UnsafeRawBufferPointer(frame), path: "ffmpeg stdin")

@@ -1,0 +1,273 @@
+import FlybyCore
+import FlybyData
+import FlybyFlight
+import FlybyMedia
+import FlybyRender
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N] …` (CONTRACTS.md §1).
+enum PlayCommand {
+    static let help = """
+    usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]
+                      [--crf N] [--preset P] [--trace FILE] [--progress json] [--threads N]
+
+    Renders every frame of a flight script or of a recorded trace (told apart by content), headless.
+    Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
+
+    OUT decides the output:
+      *.mp4     H.264 (libx264, yuv420p, BT.709, faststart) through ffmpeg
+      *.gif     animated GIF through ffmpeg (palette per clip)
+      *.y4m     YUV4MPEG2 (4:2:0)
+      null      render and discard (for timing)
+      other     a folder (created if missing) of frame-000000.png, … named by absolute frame index
+
+    options:
+      --frames A:B     render frames A to B−1 only (B past the end is cut to the last frame; 'A:'
+                       means to the end); they are byte for byte the same frames as in a full run,
+                       because the simulation still runs from t = 0
+      --size WxH       frame size in pixels (default: the flight's or trace's); a flight runs at this
+                       size, so viewport fits follow it
+      --fps N          output frame rate (default: the flight's or trace's). A flight runs its own
+                       clock at this rate: camera paths are functions of time, so each frame samples
+                       the same path at its own instant (steps start in the tick their predecessor
+                       completed, so step boundaries land on the nearest later frame). A trace at
+                       another rate is interpolated between its recorded frames by time (centre,
+                       zoom, pitch, padding linearly; longitude and bearing the short way round)
+      --crf N          x264 quality, 0 (lossless) … 51 (worst); default 20 (.mp4 only)
+      --preset P       x264 preset, ultrafast … veryslow; default veryfast (.mp4 only)
+      --trace FILE     also write the trace of the rendered flight (all frames, at the output rate
+                       and size) to FILE, for compositing
+      --progress json  print one JSON object per progress update to stderr:
+                       {"done":D,"total":N,"frame":F,"fps":R,"eta":S} and a last one with "finished":true
+      --threads N      render threads (default: one per core); output is identical for any N
+
+    On a terminal, stderr shows frames done, frames per second and the time left; otherwise one
+    summary line. The attribution of the map data is burned into every frame.
+    Exit codes: 0 done; 2 bad input or an output that cannot be written (nothing is left under the
+    output name); 3 no ffmpeg on PATH for .mp4/.gif (nothing written); 130 interrupted (Ctrl-C; the
+    temporary output is removed).
+    """
+
+    /// Set by the SIGINT handler; polled between frames.
+    static let interrupted = Atomic<Bool>(false)
+
+    static func run(_ args: [String], _ out: CommandOutput) throws {
+        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads"])
+        guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
+        guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
+        let input = o.positional[0]
+        let size = try o.values["size"].map { try parseSize($0) }
+        let fps = try o.values["fps"].map { try parseFPS($0, option: "--fps") }
+        let crf = try o.values["crf"].map { v -> Int in
+            guard let n = Int(v), (0...51).contains(n) else { throw CommandError("--crf must be a whole number 0…51, not '\(v)'") }
+            return n
+        } ?? 20
+        let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+        let preset = o.values["preset"] ?? "veryfast"
+        guard presets.contains(preset) else { throw CommandError("--preset must be one of \(presets.joined(separator: ", ")), not '\(preset)'") }
+        let threads = try o.values["threads"].map { v -> Int in
+            guard let n = Int(v), (1...256).contains(n) else { throw CommandError("--threads must be a whole number 1…256, not '\(v)'") }
+            return n
+        } ?? FramePipeline.defaultThreadCount
+        let jsonProgress: Bool
+        switch o.values["progress"] {
+        case nil: jsonProgress = false
+        case "json": jsonProgress = true
+        case let v?: throw CommandError("--progress takes 'json', not '\(v)'")
+        }
+
+        let plan = try makePlan(input: input, fps: fps, size: size)
+        guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
+        let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
+
+        let output = FrameOutput(outArg)
+        let fpsInt = Int(exactly: plan.fps)
+        var sinkFPS = fpsInt ?? 0
+        switch output {
+        case .mp4, .gif, .y4m:
+            guard let f = fpsInt else { throw CommandError("\(input): fps \(plan.fps) must be a whole number for \(outArg) (use --fps)") }
+            sinkFPS = f
+        default: sinkFPS = max(1, sinkFPS)
+        }
+        let style = plan.style
+        // Fail on a bad style before ffmpeg starts.
+        _ = try makeFrameRenderer(style: style, size: (plan.width, plan.height))
+
+        var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
+        ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
+        // MP4: the render threads convert to 4:2:0 BT.709 themselves, in parallel, so ffmpeg only
+        // encodes (its scaler runs on one thread and was the bottleneck).
+        let planar: Bool
+        if case .mp4 = output { planar = true } else { planar = false }
+        if planar { ffmpeg.input = .yuv420pBT709 }
+        let sink: any FrameSink
+        do {
+            sink = try output.makeSink(width: plan.width, height: plan.height, fps: sinkFPS, ffmpeg: ffmpeg)
+        } catch {
+            throw commandError(error, output: outArg)
+        }
+
+        let installsHandler = !out.captures
+        if installsHandler {
+            interrupted.store(false, ordering: .relaxed)
+            _ = signal(SIGINT) { _ in PlayCommand.interrupted.store(true, ordering: .relaxed) }
+        }
+        defer { if installsHandler { _ = signal(SIGINT, SIG_DFL) } }
+
+        var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1, out: out)
+        let (w, h) = (plan.width, plan.height)
+        var convert: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
+        if planar {
+            convert = { @Sendable (pixels: UnsafeBufferPointer<UInt32>, bytes: inout [UInt8]) in
+                Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
+            }
+        }
+        let planarSink = planar ? sink as? FFmpegWriter : nil
+        let pipeline = FramePipeline(threads: threads, encode: convert) { try makeFrameRenderer(style: style, size: (w, h)) }
+        do {
+            try pipeline.run(plan, range: range, isCancelled: { installsHandler && interrupted.load(ordering: .relaxed) }) { index, buffer in
+                try send(buffer, index: index, to: sink, planar: planarSink)
+                progress.frameDone(index)
+            }
+            try sink.finish()
+        } catch is PlaybackCancelled {
+            sink.cancel()
+            progress.clearLine()
+            throw CommandError("interrupted; \(outArg) was not written", exitCode: 130)
+        } catch {
+            sink.cancel()
+            progress.clearLine()
+            // Ctrl-C on a terminal reaches ffmpeg too, which then fails first: still an interruption.
+            if installsHandler && interrupted.load(ordering: .relaxed) {
+                throw CommandError("interrupted; \(outArg) was not written", exitCode: 130)
+            }
+            throw commandError(error, output: outArg)
+        }
+        if let tracePath = o.values["trace"] {
+            var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(plan.width), height: Double(plan.height)), style: plan.style)
+            for r in plan.records { TraceWriter.appendFrame(r, to: &bytes) }
+            try writeFileAtomically(tracePath, bytes)
+        }
+        progress.finish(output: outArg, width: plan.width, height: plan.height, fps: plan.fps)
+    }
+
+    /// Hands one frame to the sink: its Y′CbCr planes to a planar ffmpeg writer, else its pixels.
+    static func send(_ frame: FramePipeline.Frame, index: Int, to sink: any FrameSink, planar: FFmpegWriter?) throws {
+        if let planar {
+            try frame.encoded.withUnsafeBytes { try planar.write(planes: $0) }
+        } else {
+            try frame.pixels.pixels.withUnsafeBufferPointer { try sink.write(frame: $0, index: index) }
+        }
+    }
+
+    /// The frames to play: a trace (first line `"kind":"trace"`) or a flight script.
+    static func makePlan(input: String, fps: Double?, size: (width: Int, height: Int)?) throws -> PlaybackPlan {
+        let bytes = try readFile(input)
+        if TraceReader.isTrace(bytes) {
+            let trace = try TraceReader.read(bytes: bytes, file: input)
+            return PlaybackPlan.trace(trace, fps: fps, size: size, style: StyleResolver.resolve(trace.style, relativeTo: input))
+        }
+        let script = try FlightScriptParser.parse(bytes: bytes, file: input)
+        let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
+        return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: size,
+                                       style: StyleResolver.resolve(script.style, relativeTo: script.file))
+    }
+
+    /// Maps media errors to exit codes: no ffmpeg → 3, everything else → 2.
+    static func commandError(_ error: any Error, output: String) -> any Error {
+        guard let e = error as? MediaError else { return error }
+        switch e {
+        case .ffmpegNotFound:
+            return CommandError("\(output): ffmpeg was not found on PATH (install ffmpeg, or write .y4m or a PNG folder); nothing was written", exitCode: 3)
+        case .ffmpegFailed:
+            return CommandError("\(output): ffmpeg failed: \(e.description); nothing was written")
+        default:
+            return CommandError("\(output): \(e.description)")
+        }
+    }
+
+    static func parseSize(_ v: String) throws -> (width: Int, height: Int) {
+        let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
+            throw CommandError("--size must be WxH with whole numbers 1…16384, like 1280x720, not '\(v)'")
+        }
+        return (w, h)
+    }
+
+    static func parseFPS(_ v: String, option: String) throws -> Double {
+        guard let f = Double(v), f.isFinite, f > 0, f <= 1000 else { throw CommandError("\(option) must be a number in (0, 1000], not '\(v)'") }
+        return f
+    }
+
+    /// `A:B` (B cut to `count`) or `A:`; A < B, A < count.
+    static func parseRange(_ v: String, count: Int) throws -> Range<Int> {
+        let parts = v.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), a >= 0 else {
+            throw CommandError("--frames must be A:B with whole numbers 0 ≤ A < B, like 100:200, not '\(v)'")
+        }
+        let b: Int
+        if parts[1].isEmpty { b = count } else {
+            guard let n = Int(parts[1]), n > a else { throw CommandError("--frames must be A:B with whole numbers 0 ≤ A < B, like 100:200, not '\(v)'") }
+            b = n
+        }
+        guard a < count else { throw CommandError("--frames \(v) starts past the end: the flight has \(count) frames (0:\(count))") }
+        return a..<min(b, count)
+    }
+
+    /// Progress reporting: a live line on a terminal, JSON lines on request, a summary at the end.
+    struct Progress {
+        let total: Int
+        let json: Bool
+        let terminal: Bool
+        let out: CommandOutput
+        let start = ProcessInfo.processInfo.systemUptime
+        var done = 0
+        var lastReport = -1.0
+        var lineShown = false
+
+        init(total: Int, json: Bool, terminal: Bool, out: CommandOutput) {
+            self.total = total; self.json = json; self.terminal = terminal; self.out = out
+        }
+
+        var elapsed: Double { ProcessInfo.processInfo.systemUptime - start }
+
+        mutating func frameDone(_ index: Int) {
+            done += 1
+            let now = elapsed
+            guard json || terminal, now - lastReport >= 0.25 || done == total else { return }
+            lastReport = now
+            let rate = now > 0 ? Double(done) / now : 0
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            if json {
+                out.error(#"{"done":\#(done),"total":\#(total),"frame":\#(index),"fps":\#(round1(rate)),"eta":\#(round1(eta))}"#)
+            } else if terminal {
+                let pct = total > 0 ? 100 * done / total : 100
+                let line = "\rflyby play: \(done)/\(total) frames (\(pct)%)  \(round1(rate)) fps  ETA \(Int(eta.rounded())) s   "
+                FileHandle.standardError.write(Data(line.utf8))
+                lineShown = true
+            }
+        }
+
+        mutating func clearLine() {
+            if lineShown { FileHandle.standardError.write(Data("\n".utf8)); lineShown = false }
+        }
+
+        mutating func finish(output: String, width: Int, height: Int, fps: Double) {
+            clearLine()
+            let t = elapsed
+            let rate = t > 0 ? Double(done) / t : 0
+            if json {
+                out.error(#"{"done":\#(done),"total":\#(total),"fps":\#(round1(rate)),"seconds":\#(round1(t)),"finished":true}"#)
+            }
+            let fpsText = fps == fps.rounded() ? String(Int(fps)) : String(fps)
+            out.error("flyby play: \(done) frames \(width)x\(height) at \(fpsText) fps to \(output) in \(round1(t)) s (\(round1(rate)) frames/s)")
+        }
+
+        func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+    }
+}

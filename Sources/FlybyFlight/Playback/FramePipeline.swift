@@ -1,0 +1,152 @@
+import FlybyCore
+import FlybyRender
+import Foundation
+
+/// Renders the frames of a ``PlaybackPlan`` on worker threads and hands them to one consumer in
+/// frame order, so rendering overlaps encoding.
+///
+/// Each worker makes its own renderer (through the factory) and its own ``AttributionOverlay``,
+/// takes the next frame index in order, draws the map, burns in the attribution, and parks the
+/// result; the calling thread delivers finished frames strictly in order. At most `window` frames
+/// are in flight, and their buffers are reused, so memory stays bounded. The pixels of a frame
+/// depend only on its camera and puck, never on which thread drew it, so any thread count gives
+/// the same output as one thread.
+public final class FramePipeline {
+    /// Number of render threads (≥ 1).
+    public let threads: Int
+    /// How many frames may be rendered ahead of the one being delivered.
+    public let window: Int
+    private let makeRenderer: @Sendable () throws -> any FrameRendering
+    private let encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
+
+    /// - Parameters:
+    ///   - threads: render threads; the calling thread delivers (encodes) meanwhile.
+    ///   - encode: optional work done on the render thread after drawing, such as converting the
+    ///     pixels to Y′CbCr for the encoder; its bytes come with the frame as ``Frame/encoded``.
+    ///   - makeRenderer: called once on each render thread.
+    public init(threads: Int, encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)? = nil,
+                makeRenderer: @escaping @Sendable () throws -> any FrameRendering) {
+        self.threads = max(1, threads)
+        self.window = 2 * max(1, threads) + 2
+        self.encode = encode
+        self.makeRenderer = makeRenderer
+    }
+
+    /// One finished frame.
+    public struct Frame: Sendable {
+        /// The drawn pixels, attribution included.
+        public var pixels: PixelBuffer
+        /// What the `encode` function made of them (empty without one).
+        public var encoded: [UInt8] = []
+    }
+
+    /// The number of render threads to use on this machine: one per active core.
+    public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Renders frames `range` of `plan` and calls `deliver(index, pixels)` for each, in order, on
+    /// the calling thread. `isCancelled` is polled between frames; when it turns true the workers
+    /// stop and ``PlaybackCancelled`` is thrown. An error from a renderer or from `deliver` stops
+    /// everything and is rethrown.
+    public func run(_ plan: PlaybackPlan, range: Range<Int>,
+                    isCancelled: () -> Bool = { false },
+                    deliver: (Int, Frame) throws -> Void) throws {
+        guard !range.isEmpty else { return }
+        let shared = Shared(plan: plan, range: range, window: window)
+        let make = makeRenderer, encode = encode
+        for _ in 0..<threads {
+            let thread = Thread { FramePipeline.work(shared, make, encode) }
+            thread.stackSize = 1 << 22
+            thread.start()
+        }
+        defer { shared.stop() }
+        for index in range {
+            var buffer: Frame
+            shared.lock.lock()
+            while shared.results[index] == nil && shared.failure == nil {
+                if isCancelled() { shared.lock.unlock(); throw PlaybackCancelled() }
+                _ = shared.lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+            }
+            if let failure = shared.failure { shared.lock.unlock(); throw failure }
+            buffer = shared.results.removeValue(forKey: index)!
+            shared.lock.unlock()
+            if isCancelled() { throw PlaybackCancelled() }
+            try deliver(index, buffer)
+            shared.lock.lock()
+            shared.free.append(buffer)
+            shared.delivered = index + 1
+            shared.lock.broadcast()
+            shared.lock.unlock()
+        }
+    }
+
+    /// A worker: take the next frame, render it, park it; until the range is done or stopped.
+    private static func work(_ s: Shared, _ make: @Sendable () throws -> any FrameRendering,
+                             _ encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?) {
+        var renderer: any FrameRendering
+        var overlay: AttributionOverlay
+        do {
+            renderer = try make()
+            overlay = try AttributionOverlay(width: s.plan.width, height: s.plan.height)
+        } catch {
+            s.fail(error)
+            return
+        }
+        let size = (width: s.plan.width, height: s.plan.height)
+        while true {
+            s.lock.lock()
+            while !s.stopped && s.next < s.range.upperBound && s.next >= s.delivered + s.window { s.lock.wait() }
+            if s.stopped || s.next >= s.range.upperBound { s.lock.unlock(); return }
+            let index = s.next
+            s.next += 1
+            var buffer = s.free.popLast() ?? Frame(pixels: PixelBuffer(width: size.width, height: size.height))
+            s.lock.unlock()
+            renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer.pixels)
+            overlay.draw(into: &buffer.pixels)
+            if let encode { buffer.pixels.pixels.withUnsafeBufferPointer { encode($0, &buffer.encoded) } }
+            s.lock.lock()
+            s.results[index] = buffer
+            s.lock.broadcast()
+            s.lock.unlock()
+        }
+    }
+
+    /// State shared by the workers and the deliverer, guarded by `lock`.
+    private final class Shared: @unchecked Sendable {
+        let plan: PlaybackPlan
+        let range: Range<Int>
+        let window: Int
+        let lock = NSCondition()
+        var next: Int
+        var delivered: Int
+        var results: [Int: Frame] = [:]
+        var free: [Frame] = []
+        var failure: (any Error)?
+        var stopped = false
+
+        init(plan: PlaybackPlan, range: Range<Int>, window: Int) {
+            self.plan = plan; self.range = range; self.window = window
+            next = range.lowerBound; delivered = range.lowerBound
+        }
+
+        func fail(_ error: any Error) {
+            lock.lock()
+            if failure == nil { failure = error }
+            stopped = true
+            lock.broadcast()
+            lock.unlock()
+        }
+
+        func stop() {
+            lock.lock()
+            stopped = true
+            lock.broadcast()
+            lock.unlock()
+        }
+    }
+}
+
+/// Playback was interrupted (Ctrl-C).
+public struct PlaybackCancelled: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "interrupted" }
+}

@@ -1,0 +1,106 @@
+import FlybyCore
+import FlybyData
+import FlybyRender
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Draws one frame of a flight. Implementations must be deterministic and must give identical
+/// pixels whichever thread calls them (make one instance per thread if they keep scratch state).
+public protocol FrameRendering {
+    /// Draws the map seen by `camera` into `buffer` (which has `size`, in pixels; every pixel is
+    /// overwritten). `puck` is the location puck when a location track is active.
+    mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer)
+}
+
+/// The one place where `flyby play` gets its frame renderers: each render thread calls this once.
+///
+/// Swap in the real map renderer here (it must throw for a bad style and be cheap enough to make
+/// one per thread).
+/// - Parameters:
+///   - style: the style as given by the flight or trace (built-in name or resolved path).
+///   - size: frame size in pixels.
+public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) throws -> any FrameRendering {
+    try PlaceholderFrameRenderer(style: style, size: size)
+}
+
+/// A stand-in map renderer until the real one lands: a flat background, a graticule (every 10°
+/// when zoomed out, finer as the camera zooms in)
+/// projected through ``MapTransform`` (so pitch, bearing and zoom show), and the puck as a dot.
+public struct PlaceholderFrameRenderer: FrameRendering {
+    /// Background (the water/land-neutral colour of the built-in styles).
+    public var background = Color(rgb: 0xD3D8EE)
+    /// Graticule lines.
+    public var lineColor = Color(rgb: 0x6A7391, alpha: 200)
+    /// Every 30° the line is drawn heavier.
+    public var majorLineColor = Color(rgb: 0x394263, alpha: 230)
+    private var painter: Painter
+    private var path = Path()
+    private var line: [ScreenPoint] = []
+
+    /// Checks that `style` can be read (a built-in name or a style file), so a bad style fails
+    /// here as it will with the real renderer.
+    public init(style: String, size: (width: Int, height: Int)) throws {
+        _ = try StyleLoader.parseStyle(style)
+        painter = Painter(width: size.width, height: size.height)
+    }
+
+    public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        buffer.clear(to: background)
+        let transform = MapTransform(size: ScreenSize(width: Double(size.width), height: Double(size.height)), state: camera)
+        let horizon = max(0, transform.horizonY)
+        if horizon > 0 {
+            buffer.fill(PixelRect(minX: 0, minY: 0, maxX: size.width, maxY: Int(horizon.rounded(.down))), color: Color(rgb: 0xF2F4FA))
+        }
+        let thin = StrokeStyle(width: 1), thick = StrokeStyle(width: 2)
+        // Lines every 10° when the frame shows much of the world, halving until about eight
+        // cells span the frame width (so tiny test frames and city zooms still show a grid);
+        // every third line is heavier.
+        let degreesAcross = 360 / transform.worldSize * Double(size.width)
+        let k = min(max(Int(log2(10 * 8 / max(degreesAcross, 1e-9)).rounded(.up)), 0), 30)
+        let spacing = 10 / Double(1 << k)
+        let lng0 = (camera.center.longitude / spacing).rounded(), lat0 = (camera.center.latitude / spacing).rounded()
+        let span = k == 0 ? 18 : 16
+        let samples = stride(from: -Double(span), through: Double(span), by: 0.25)
+        for i in -span...span {
+            let lng = (lng0 + Double(i)) * spacing
+            let major = Int(lng0 + Double(i)) % 3 == 0
+            drawLine(transform, samples.compactMap { s in
+                let lat = (lat0 + s) * spacing
+                return abs(lat) <= 85 ? LocationCoordinate2D(latitude: lat, longitude: lng) : nil
+            }, style: major ? thick : thin, color: major ? majorLineColor : lineColor, into: &buffer)
+        }
+        for j in -span...span {
+            let lat = (lat0 + Double(j)) * spacing
+            guard abs(lat) <= 85 else { continue }
+            let major = Int(lat0 + Double(j)) % 3 == 0
+            drawLine(transform, samples.map { s in LocationCoordinate2D(latitude: lat, longitude: (lng0 + s) * spacing) },
+                     style: major ? thick : thin, color: major ? majorLineColor : lineColor, into: &buffer)
+        }
+        if let puck, let p = transform.point(for: puck.coordinate) {
+            painter.fillCircle(center: p, radius: 9, color: .white, into: &buffer)
+            painter.fillCircle(center: p, radius: 6, color: Color(rgb: 0x1E6FE8), into: &buffer)
+        }
+    }
+
+    /// Strokes the visible runs of a polyline of coordinates.
+    private mutating func drawLine(_ t: MapTransform, _ coords: [LocationCoordinate2D], style: StrokeStyle, color: Color,
+                                   into buffer: inout PixelBuffer) {
+        path.removeAll()
+        line.removeAll(keepingCapacity: true)
+        let limit = 4 * max(t.size.width, t.size.height)
+        for c in coords {
+            if let p = t.point(for: c), abs(p.x) < limit, abs(p.y) < limit {
+                line.append(p)
+            } else {
+                if line.count > 1 { path.addPolyline(line) }
+                line.removeAll(keepingCapacity: true)
+            }
+        }
+        if line.count > 1 { path.addPolyline(line) }
+        if !path.isEmpty { painter.stroke(path, style: style, color: color, into: &buffer) }
+    }
+}
