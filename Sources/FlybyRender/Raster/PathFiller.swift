@@ -224,8 +224,11 @@ struct CoverageAccumulator {
         // Row crossings: x at each row boundary straight from the edge (never stepped from the
         // previous row), a Double product rounded to nearest: deterministic, so bands and shared
         // edges agree.
-        let xPerY = Double(x1 - x0) / Double(y1 - y0)
-        let yPerX = x1 == x0 ? 0 : Double(y1 - y0) / Double(x1 - x0)
+        // Divisions only when needed: most map edges lie within one row (no xPerY) and one or two
+        // columns (no yPerX); the two divisions were 15% of the time when done for every edge.
+        let needsXPerY = firstRow != lastRow || Int32(firstRow) << 8 > y0
+        let xPerY = needsXPerY ? Double(x1 - x0) / Double(y1 - y0) : 0
+        var yPerX = -1.0   // computed on first use by addRowPiece
         @inline(__always) func x(atY y: Int32) -> Int32 {
             if y == y1 { return x1 }
             let x = x0 + roundToInt32(Double(y - y0) * xPerY)
@@ -236,16 +239,18 @@ struct CoverageAccumulator {
             let ya = max(y0, Int32(row) << 8)
             let yb = min(y1, Int32(row + 1) << 8)
             let xb = x(atY: yb)
-            addRowPiece(row, xa, ya, xb, yb, abs(yPerX), winding)
+            addRowPiece(row, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
             xa = xb
         }
     }
 
     /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries.
-    /// `yPerX` is the edge's |dy/dx|; column crossings are clamped into the piece, so rounding can
-    /// never move area out of its row or reorder the pieces.
+    /// `yPerX` caches the edge's |dy/dx| (negative until first computed from the edge `x0`…`y1`);
+    /// column crossings are clamped into the piece, so rounding can never move area out of its
+    /// row or reorder the pieces.
     @inline(__always)
-    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32, _ yPerX: Double,
+    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32,
+                              _ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ yPerX: inout Double,
                               _ winding: Int32) {
         let lo = min(xa, xb), hi = max(xa, xb)
         let c0 = lo >> 8
@@ -254,6 +259,7 @@ struct CoverageAccumulator {
             addCell(row, Int(c0), xa - c0 << 8, xb - c0 << 8, yb - ya, winding)
             return
         }
+        if yPerX < 0 { yPerX = Double(y1 - y0) / Double(abs(x1 - x0)) }
         if xa < xb {
             var c = c0, cx = xa, cy = ya
             while true {
