@@ -226,8 +226,8 @@ struct CoverageAccumulator {
         // edges agree.
         // Divisions only when needed: most map edges lie within one row (no xPerY) and one or two
         // columns (no yPerX); the two divisions were 15% of the time when done for every edge.
-        let needsXPerY = firstRow != lastRow || Int32(firstRow) << 8 > y0
-        let xPerY = needsXPerY ? Double(x1 - x0) / Double(y1 - y0) : 0
+        let withinOneRow = y0 >> 8 == (y1 - 1) >> 8   // a property of the edge, not of the band
+        let xPerY = withinOneRow ? 0 : Double(x1 - x0) / Double(y1 - y0)
         var yPerX = -1.0   // computed on first use by addRowPiece
         @inline(__always) func x(atY y: Int32) -> Int32 {
             if y == y1 { return x1 }
