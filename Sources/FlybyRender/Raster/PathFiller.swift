@@ -18,10 +18,13 @@ import FlybyCore
 /// half a pixel). The crossings use one Double product each instead of an integer division
 /// (measured: divisions were a third of the frame time).
 ///
-/// **Sparse cells.** Cells live in a dense, always-zero accumulation array (one `Int32` per pixel of
-/// the band, plus a spare column) with a bit per touched cell. The sweep visits only set bits,
-/// blends runs between them as constant-coverage spans (opaque runs are plain stores), and
-/// re-zeroes what it read, so nothing is cleared or allocated per call after construction.
+/// **Sparse cells.** Cells live in an always-zero accumulation array (one `Int32` per pixel of the
+/// path's bounding box ∩ band, plus a spare column; sized for the whole band once) with a bit per
+/// touched cell. The sweep visits only set bits, blends runs between them as constant-coverage
+/// spans (opaque runs are plain stores), and re-zeroes what it read, so nothing is cleared or
+/// allocated per call after construction. Laying the cells over the bounding box rather than the
+/// frame keeps small paths in a few hot cache lines (measured ≈ 2× faster on the world map). A
+/// FreeType-style appended cell list sorted per row was tried and measured ≈ 30% slower here.
 ///
 /// **Bands.** A filler built for rows `a..<b` computes each row exactly as a whole-frame filler
 /// does (row crossings are computed from the edge, never stepped from a previous row), so N band
