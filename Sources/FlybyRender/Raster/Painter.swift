@@ -55,6 +55,15 @@ public struct Painter {
             effective.width = 1
             paint = color.withAlphaScaled(by: style.width)
         }
+        // Skip paths whose stroke cannot reach this painter's rows or the clip (off-screen
+        // features, other bands): the outline lies within width/2 · max(miter limit, √2) + 1 px
+        // of the path (miter tips, square-cap corners).
+        guard let b = path.finiteBounds else { return }
+        let reach = effective.width / 2 * max(effective.miterLimit, 1.5) + 1
+        var box = PixelRect(minX: 0, minY: rows.lowerBound, maxX: width, maxY: rows.upperBound)
+        if let clip { box = box.intersection(clip) }
+        guard !box.isEmpty, b.maxX + reach > Double(box.minX), b.minX - reach < Double(box.maxX),
+              b.maxY + reach > Double(box.minY), b.minY - reach < Double(box.maxY) else { return }
         outline.removeAll()
         if Dasher.isValidPattern(style.dashes) {
             dashed.removeAll()

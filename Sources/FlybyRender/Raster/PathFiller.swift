@@ -79,7 +79,8 @@ public struct PathFiller {
         guard bandTop < bandBottom else { return }
         // Cells are laid out over the path's bounding box (not the frame), so consecutive small
         // paths reuse the same few cache lines: measured ~2× faster than frame-wide rows.
-        guard let bounds = path.finiteBounds else { return }
+        guard let bounds = path.finiteBounds,
+              bounds.maxX > Double(box.minX), bounds.minX < Double(box.maxX) else { return }
         let colLo = max(box.minX, min(box.maxX, Int(max(-1e9, bounds.minX).rounded(.down))))
         let colHi = max(colLo, min(box.maxX, Int(min(1e9, bounds.maxX).rounded(.up))))
         let rowLo = max(bandTop, Int(max(-1e9, bounds.minY).rounded(.down)))
@@ -126,6 +127,7 @@ struct CoverageAccumulator {
     let clipRight: Int
     // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
     let left: Double, right: Double, top: Double, bottom: Double
+    let bandTopY: Double, bandBottomY: Double
     // Touched rows and columns (absolute), for the sweep.
     var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
 
@@ -136,6 +138,7 @@ struct CoverageAccumulator {
         self.clipLeft = clip.minX; self.clipRight = clip.maxX
         self.left = Double(clip.minX); self.right = Double(clip.maxX)
         self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
+        self.bandTopY = Double(bandTop); self.bandBottomY = Double(bandBottom)
     }
 
     /// Adds the closed contour `points[start..<end]`.
@@ -164,6 +167,8 @@ struct CoverageAccumulator {
         var x0 = ax, y0 = ay, x1 = bx, y1 = by, winding: Int32 = 1
         if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); winding = -1 }
         guard y0 < y1, y1 > top, y0 < bottom else { return }
+        // Entirely above or below this filler's rows: no cell of ours (cheap exit for bands).
+        guard y1 > bandTopY, y0 < bandBottomY else { return }
         if x0 >= right && x1 >= right { return }
         // Cut at the box's top and bottom, from the normalised endpoints (order independent).
         if y0 < top || y1 > bottom {

@@ -24,6 +24,31 @@ struct RasterBenchmarkTests {
                 print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: 60))")
             }
         }
+        if let bandCount = Int(env["FLYBY_RASTER_BENCH_BANDS"] ?? "") {
+            // Sequential bands on one thread: the whole scene per band, to see what locality buys.
+            var painters = (0..<bandCount).map { k in
+                Painter(width: scene.width, height: scene.height,
+                        rows: (k * scene.height / bandCount)..<((k + 1) * scene.height / bandCount))
+            }
+            var buffer = PixelBuffer(width: scene.width, height: scene.height)
+            let clock = ContinuousClock()
+            var times: [Duration] = []
+            for _ in 0..<60 {
+                let t0 = clock.now
+                buffer.clear(to: RasterBench.background)
+                buffer.withView { view in
+                    for k in 0..<bandCount {
+                        for (i, feature) in scene.features.enumerated() {
+                            painters[k].fill(feature, color: RasterBench.palette[i % 7], rule: .evenOdd, into: view)
+                            painters[k].stroke(feature, style: StrokeStyle(width: 1), color: RasterBench.outline, into: view)
+                        }
+                    }
+                }
+                times.append(clock.now - t0)
+            }
+            times.sort()
+            print("\(bandCount) sequential bands fillAndOutline: median \(times[30]) min \(times[0])")
+        }
         if env["FLYBY_RASTER_BENCH_MODE"] == nil {
             let stars = RasterBench.starScene()
             print("stars-200 fillAndOutline: \(RasterBench.run(stars, frames: 30))")
