@@ -43,6 +43,8 @@ public struct PathFiller {
     @usableFromInline let wordsPerRow: Int
     @usableFromInline var cells: [Int32]
     @usableFromInline var touched: [UInt64]
+    /// Clipped fixed-point edges of the current path, kept when it is rendered in strips.
+    @usableFromInline var edgeScratch: [FixedEdge] = []
 
     /// A filler for frames of `width × height` pixels that renders rows `rows` (default: all).
     /// Allocates `(rows.count) · (width + 2)` cells once.
@@ -88,24 +90,58 @@ public struct PathFiller {
         guard rowLo < rowHi else { return }
         let stride = colHi - colLo + 2
         let wordsPerRow = (stride + 63) >> 6
+        // Tall paths are rendered in strips of rows whose cells fit in about 64 KB, so the cells
+        // stay in cache between being accumulated and swept. Each strip rasterizes only its rows of
+        // every edge, with crossings computed from the edge as always, so strips change no pixel.
+        let stripRows = max(4, min(256, 16_384 / stride))
+        var edges: [FixedEdge] = []
+        swap(&edges, &edgeScratch)
+        defer { swap(&edges, &edgeScratch) }
         cells.withUnsafeMutableBufferPointer { cellStorage in
             touched.withUnsafeMutableBufferPointer { bitStorage in
                 var acc = CoverageAccumulator(
                     cells: cellStorage.baseAddress.unsafelyUnwrapped, bits: bitStorage.baseAddress.unsafelyUnwrapped,
                     stride: stride, wordsPerRow: wordsPerRow, storageTop: rowLo, storageLeft: colLo,
                     bandTop: rowLo, bandBottom: rowHi, clip: box)
+                let strips = rowHi - rowLo > stripRows
+                if strips {
+                    edges.removeAll(keepingCapacity: true)
+                    swap(&edges, &acc.deferred)
+                    acc.collecting = true
+                }
                 path.points.withUnsafeBufferPointer { points in
                     for contour in path.contours {
                         acc.addContour(points, contour.start, contour.end)
                     }
                 }
-                switch rule {
-                case .nonZero: acc.sweep(NonZeroRule.self, source: source, into: target)
-                case .evenOdd: acc.sweep(EvenOddRule.self, source: source, into: target)
+                if !strips {
+                    acc.sweep(rule, source: source, into: target)
+                    return
+                }
+                acc.collecting = false
+                swap(&edges, &acc.deferred)
+                edges.withUnsafeBufferPointer { list in
+                    var top = rowLo
+                    while top < rowHi {
+                        let bottom = min(top + stripRows, rowHi)
+                        acc.setRows(top, bottom)
+                        let top256 = Int32(top) << 8, bottom256 = Int32(bottom) << 8
+                        for e in list where e.y1 > top256 && e.y0 < bottom256 {
+                            acc.rasterizeEdge(e.x0, e.y0, e.x1, e.y1, e.winding)
+                        }
+                        acc.sweep(rule, source: source, into: target)
+                        top = bottom
+                    }
                 }
             }
         }
     }
+}
+
+/// A clipped edge in 24.8 fixed point, top to bottom (`y0 < y1`), with its winding direction.
+@usableFromInline
+struct FixedEdge {
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32, winding: Int32
 }
 
 /// The per-call working state of ``PathFiller``: raw pointers into its storage, the clip, and the
@@ -117,17 +153,20 @@ struct CoverageAccumulator {
     let stride: Int
     let wordsPerRow: Int
     /// Absolute row and column of the first storage cell.
-    let storageTop: Int
+    var storageTop: Int
     let storageLeft: Int
-    /// Rows to render, absolute: the band ∩ the clip.
-    let bandTop: Int
-    let bandBottom: Int
+    /// Rows to render, absolute: the band ∩ the clip (∩ the current strip).
+    var bandTop: Int
+    var bandBottom: Int
+    /// When set, clipped edges are kept in ``deferred`` instead of being rasterized.
+    var collecting = false
+    var deferred: [FixedEdge] = []
     /// Columns `clipLeft..<clipRight` may change.
     let clipLeft: Int
     let clipRight: Int
     // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
     let left: Double, right: Double, top: Double, bottom: Double
-    let bandTopY: Double, bandBottomY: Double
+    var bandTopY: Double, bandBottomY: Double
     // Touched rows and columns (absolute), for the sweep.
     var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
 
@@ -139,6 +178,20 @@ struct CoverageAccumulator {
         self.left = Double(clip.minX); self.right = Double(clip.maxX)
         self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
         self.bandTopY = Double(bandTop); self.bandBottomY = Double(bandBottom)
+    }
+
+    /// Renders rows `top..<bottom` next (one strip), storing them from the top of the cells.
+    mutating func setRows(_ top: Int, _ bottom: Int) {
+        bandTop = top; bandBottom = bottom; storageTop = top
+        bandTopY = Double(top); bandBottomY = Double(bottom)
+    }
+
+    /// Blends the accumulated cells under `rule`.
+    mutating func sweep(_ rule: FillRule, source: UInt32, into target: PixelBufferView) {
+        switch rule {
+        case .nonZero: sweep(NonZeroRule.self, source: source, into: target)
+        case .evenOdd: sweep(EvenOddRule.self, source: source, into: target)
+        }
     }
 
     /// Adds the closed contour `points[start..<end]`.
@@ -213,6 +266,16 @@ struct CoverageAccumulator {
         let x0 = Int32(x0d * 256 + 0.5), y0 = Int32(y0d * 256 + 0.5)
         let x1 = Int32(x1d * 256 + 0.5), y1 = Int32(y1d * 256 + 0.5)
         guard y0 < y1 else { return }
+        if collecting {
+            deferred.append(FixedEdge(x0: x0, y0: y0, x1: x1, y1: y1, winding: winding))
+            return
+        }
+        rasterizeEdge(x0, y0, x1, y1, winding)
+    }
+
+    /// Walks the rows of a fixed-point edge (`y0 < y1`) that lie in the current rows.
+    @inline(__always)
+    mutating func rasterizeEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         let firstRow = max(Int(y0 >> 8), bandTop)
         let lastRow = min(Int((y1 - 1) >> 8), bandBottom - 1)
         guard firstRow <= lastRow else { return }

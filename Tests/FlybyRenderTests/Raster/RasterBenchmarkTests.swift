@@ -21,7 +21,8 @@ struct RasterBenchmarkTests {
             ?? RasterBench.Mode.allCases
         for round in 0..<(Int(env["FLYBY_RASTER_BENCH_ROUNDS"] ?? "") ?? 3) {
             for mode in modes {
-                print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: 60))")
+                let frames = Int(env["FLYBY_RASTER_BENCH_FRAMES"] ?? "") ?? 60
+                print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: frames, warmup: min(5, frames)))")
             }
         }
         if let bandCount = Int(env["FLYBY_RASTER_BENCH_BANDS"] ?? "") {
