@@ -169,6 +169,8 @@ struct CoverageAccumulator {
     var bandTopY: Double, bandBottomY: Double
     // Touched rows and columns (absolute), for the sweep.
     var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
+    /// Keeps the look-ahead loads of ``sweep`` from being optimised away.
+    var prefetchSink: UInt32 = 0
 
     init(cells: UnsafeMutablePointer<Int32>, bits: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
          storageTop: Int, storageLeft: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
@@ -385,6 +387,22 @@ struct CoverageAccumulator {
         let firstWord = (minCol - storageLeft) >> 6, lastWord = min((maxCol - storageLeft) >> 6, wordsPerRow - 1)
         let clipLeft = self.clipLeft, clipRight = self.clipRight
         let sourceIsOpaque = source >> 24 == 255
+        // Load the first and last touched pixel of every row before blending: the loads are
+        // independent, so their cache misses overlap instead of stalling each row in turn (the
+        // blend's read of the destination was the costliest instruction in the profile).
+        var touchedSum: UInt32 = 0
+        for row in minRow...maxRow {
+            let bitRow = bits + (row - storageTop) * wordsPerRow
+            var first = firstWord
+            while first < lastWord && bitRow[first] == 0 { first += 1 }
+            var last = lastWord
+            while last > first && bitRow[last] == 0 { last -= 1 }
+            let pixels = target.row(row)
+            let a = min(max(first << 6 + storageLeft + bitRow[first].trailingZeroBitCount, clipLeft), clipRight - 1)
+            let b = min(max(last << 6 + storageLeft + 63 - bitRow[last].leadingZeroBitCount, clipLeft), clipRight - 1)
+            touchedSum &+= pixels[a] &+ pixels[b]
+        }
+        prefetchSink = touchedSum
         for row in minRow...maxRow {
             let r = row - storageTop
             let cellRow = cells + r * stride - storageLeft   // indexed by absolute column
