@@ -75,19 +75,35 @@ public struct Painter {
         filler.fill(outline, premultiplied: paint.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
     }
 
-    /// Fills the disc of `radius` pixels around `center`.
+    /// Fills the disc of `radius` pixels around `center` (a polygon of the circle's area, see
+    /// ``Path/addCircle(center:radius:tolerance:)``).
     public mutating func fillCircle(center: ScreenPoint, radius: Double, color: Color, clip: PixelRect? = nil,
                                     into buffer: inout PixelBuffer) {
+        buffer.withView { fillCircle(center: center, radius: radius, color: color, clip: clip, into: $0) }
+    }
+
+    /// ``fillCircle(center:radius:color:clip:into:)`` onto a view (for band rendering).
+    public mutating func fillCircle(center: ScreenPoint, radius: Double, color: Color, clip: PixelRect? = nil,
+                                    into view: PixelBufferView) {
         shape.removeAll()
         shape.addCircle(center: center, radius: radius)
-        fill(shape, color: color, clip: clip, into: &buffer)
+        filler.fill(shape, premultiplied: color.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
     }
 
     /// Strokes the circle of `radius` pixels around `center` (a ring `style.width` wide centred on it).
     public mutating func strokeCircle(center: ScreenPoint, radius: Double, style: StrokeStyle, color: Color,
                                       clip: PixelRect? = nil, into buffer: inout PixelBuffer) {
-        shape.removeAll()
-        shape.addCircle(center: center, radius: radius)
-        stroke(shape, style: style, color: color, clip: clip, into: &buffer)
+        buffer.withView { strokeCircle(center: center, radius: radius, style: style, color: color, clip: clip, into: $0) }
+    }
+
+    /// ``strokeCircle(center:radius:style:color:clip:into:)`` onto a view (for band rendering).
+    public mutating func strokeCircle(center: ScreenPoint, radius: Double, style: StrokeStyle, color: Color,
+                                      clip: PixelRect? = nil, into view: PixelBufferView) {
+        var circle = Path()
+        swap(&circle, &shape)
+        circle.removeAll()
+        circle.addCircle(center: center, radius: radius, tolerance: style.tolerance)
+        stroke(circle, style: style, color: color, clip: clip, into: view)
+        swap(&circle, &shape)
     }
 }
