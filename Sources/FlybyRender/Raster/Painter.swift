@@ -6,7 +6,7 @@ import FlybyCore
 /// (`Painter(width:height:rows:)`) and draw the same calls into the same ``PixelBufferView``:
 /// each band writes only its rows and the result equals one whole-frame painter, pixel for pixel.
 /// No call allocates once the scratch paths and the filler have grown to the scene's needs.
-public struct Painter {
+public struct Painter: Sendable {
     public private(set) var filler: PathFiller
     var stroker = Stroker()
     var dasher = Dasher()

@@ -32,7 +32,7 @@ import FlybyCore
 /// clip rectangle, not the band) happens before the fixed-point rounding.
 ///
 /// Units: pixels, origin top-left, y down; pixel `(x, y)` is the square `[x, x+1) × [y, y+1)`.
-public struct PathFiller {
+public struct PathFiller: Sendable {
     /// Size of the frames this filler draws into.
     public let width: Int
     public let height: Int

@@ -14,7 +14,15 @@ import FlybyCore
 ///
 /// Points closer than 1e-9 px to the previous one are dropped first; a contour that collapses to a
 /// point draws a disc (round cap), a square (square cap) or nothing (butt).
-public struct Stroker {
+public struct Stroker: Sendable {
+    /// The joins, caps and flattening of a ``StrokeStyle``.
+    struct Shape {
+        var join: LineJoin
+        var cap: LineCap
+        var miterLimit: Double
+        var tolerance: Double
+    }
+
     var clean: [ScreenPoint] = []
     var side: [ScreenPoint] = []
 
@@ -22,8 +30,12 @@ public struct Stroker {
 
     /// Appends the outline of every contour of `path` stroked with `style` (dashes ignored: see
     /// ``Dasher``) to `outline`.
-    public mutating func stroke(_ path: Path, style: StrokeStyle, into outline: inout Path) {
-        let halfWidth = style.width / 2
+    public mutating func stroke(_ path: Path, style strokeStyle: StrokeStyle, into outline: inout Path) {
+        // The scalar part of the style: passing it by value retains nothing (StrokeStyle holds
+        // the dash array, whose retain/release per join showed up in profiles).
+        let style = Shape(join: strokeStyle.join, cap: strokeStyle.cap, miterLimit: strokeStyle.miterLimit,
+                          tolerance: strokeStyle.tolerance)
+        let halfWidth = strokeStyle.width / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
         for contour in path.contours {
             clean.removeAll(keepingCapacity: true)
@@ -50,7 +62,7 @@ public struct Stroker {
         }
     }
 
-    private mutating func addDot(_ p: ScreenPoint, _ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func addDot(_ p: ScreenPoint, _ h: Double, _ style: Shape, into outline: inout Path) {
         switch style.cap {
         case .butt: return
         case .round: outline.addCircle(center: p, radius: h, tolerance: style.tolerance)
@@ -66,7 +78,7 @@ public struct Stroker {
         return ScreenPoint(x: dx / length, y: dy / length)
     }
 
-    private mutating func strokeOpen(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func strokeOpen(_ h: Double, _ style: Shape, into outline: inout Path) {
         side.removeAll(keepingCapacity: true)
         let n = clean.count
         var firstLength = 0.0, lastLength = 0.0
@@ -95,7 +107,7 @@ public struct Stroker {
         outline.appendContour(side, closed: true)
     }
 
-    private mutating func strokeClosed(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func strokeClosed(_ h: Double, _ style: Shape, into outline: inout Path) {
         let n = clean.count
         side.removeAll(keepingCapacity: true)
         var closingLength = 0.0, incomingLength = 0.0, outgoingLength = 0.0
@@ -130,7 +142,7 @@ public struct Stroker {
     /// Appends the left-side outline at vertex `p` between unit directions `a` (in, over a segment
     /// of `lengthA` px) and `b` (out, over `lengthB` px).
     private mutating func appendJoin(_ p: ScreenPoint, _ a: ScreenPoint, _ lengthA: Double, _ b: ScreenPoint,
-                                     _ lengthB: Double, _ h: Double, _ style: StrokeStyle) {
+                                     _ lengthB: Double, _ h: Double, _ style: Shape) {
         let cross = a.x * b.y - a.y * b.x
         let dot = a.x * b.x + a.y * b.y
         let na = ScreenPoint(x: -a.y, y: a.x), nb = ScreenPoint(x: -b.y, y: b.x)
@@ -188,7 +200,7 @@ public struct Stroker {
 
     /// Appends the cap at end point `p` of a line arriving in direction `d`, between the left
     /// offset point (already appended) and the right one (appended by the caller).
-    private mutating func appendCap(_ p: ScreenPoint, _ d: ScreenPoint, _ h: Double, _ style: StrokeStyle) {
+    private mutating func appendCap(_ p: ScreenPoint, _ d: ScreenPoint, _ h: Double, _ style: Shape) {
         let n = ScreenPoint(x: -d.y, y: d.x)
         switch style.cap {
         case .butt:
