@@ -140,7 +140,7 @@ public struct PathFiller: Sendable {
 
 /// A clipped edge in 24.8 fixed point, top to bottom (`y0 < y1`), with its winding direction.
 @usableFromInline
-struct FixedEdge {
+struct FixedEdge: Sendable {
     var x0: Int32, y0: Int32, x1: Int32, y1: Int32, winding: Int32
 }
 
