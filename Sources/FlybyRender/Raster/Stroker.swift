@@ -25,6 +25,8 @@ public struct Stroker: Sendable {
 
     var clean: [ScreenPoint] = []
     var side: [ScreenPoint] = []
+    var directions: [ScreenPoint] = []
+    var lengths: [Double] = []
 
     public init() {}
 
@@ -75,7 +77,8 @@ public struct Stroker: Sendable {
     private func direction(_ a: ScreenPoint, _ b: ScreenPoint, _ length: inout Double) -> ScreenPoint {
         let dx = b.x - a.x, dy = b.y - a.y
         length = (dx * dx + dy * dy).squareRoot()
-        return ScreenPoint(x: dx / length, y: dy / length)
+        let inverse = 1 / length
+        return ScreenPoint(x: dx * inverse, y: dy * inverse)
     }
 
     private mutating func strokeOpen(_ h: Double, _ style: Shape, into outline: inout Path) {
@@ -109,24 +112,25 @@ public struct Stroker: Sendable {
 
     private mutating func strokeClosed(_ h: Double, _ style: Shape, into outline: inout Path) {
         let n = clean.count
-        side.removeAll(keepingCapacity: true)
-        var closingLength = 0.0, incomingLength = 0.0, outgoingLength = 0.0
-        let closing = direction(clean[n - 1], clean[0], &closingLength)
-        var incoming = closing
-        incomingLength = closingLength
+        // Segment i runs from point i to point i + 1 (mod n); both sides reuse its direction.
+        directions.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        var length = 0.0
         for i in 0..<n {
-            let outgoing = direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &outgoingLength)
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
-            incoming = outgoing; incomingLength = outgoingLength
+            directions.append(direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &length))
+            lengths.append(length)
+        }
+        side.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            let previous = i == 0 ? n - 1 : i - 1
+            appendJoin(clean[i], directions[previous], lengths[previous], directions[i], lengths[i], h, style)
         }
         outline.appendContour(side, closed: true)
         side.removeAll(keepingCapacity: true)
-        incoming = negate(closing)
-        incomingLength = closingLength
         for i in stride(from: n - 1, through: 0, by: -1) {
-            let outgoing = negate(direction(clean[i == 0 ? n - 1 : i - 1], clean[i], &outgoingLength))
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
-            incoming = outgoing; incomingLength = outgoingLength
+            let previous = i == 0 ? n - 1 : i - 1
+            appendJoin(clean[i], negate(directions[i]), lengths[i], negate(directions[previous]), lengths[previous],
+                       h, style)
         }
         outline.appendContour(side, closed: true)
     }
@@ -153,7 +157,8 @@ public struct Stroker: Sendable {
             // Otherwise go through the vertex itself, which is right for any lengths.
             let s = 1 + dot
             if s > 1e-9 && h * cross <= 0.5 * s * min(lengthA, lengthB) {
-                side.append(ScreenPoint(x: p.x + h * (na.x + nb.x) / s, y: p.y + h * (na.y + nb.y) / s))
+                let k = h / s
+                side.append(ScreenPoint(x: p.x + k * (na.x + nb.x), y: p.y + k * (na.y + nb.y)))
             } else {
                 side.append(offset(p, a, h)); side.append(p); side.append(offset(p, b, h))
             }
@@ -170,8 +175,9 @@ public struct Stroker: Sendable {
             // The offset lines meet at p + h·(na + nb)/(1 + na·nb); the miter ratio is
             // 1/cos(φ/2) = √(2/(1 + na·nb)) for the angle φ between the normals.
             let s = 1 + (na.x * nb.x + na.y * nb.y)
-            if s > 1e-12 && 2 / s <= style.miterLimit * style.miterLimit {
-                side.append(ScreenPoint(x: p.x + h * (na.x + nb.x) / s, y: p.y + h * (na.y + nb.y) / s))
+            if s > 1e-12 && 2 <= style.miterLimit * style.miterLimit * s {
+                let k = h / s
+                side.append(ScreenPoint(x: p.x + k * (na.x + nb.x), y: p.y + k * (na.y + nb.y)))
             } else {
                 side.append(offset(p, a, h)); side.append(offset(p, b, h))
             }
