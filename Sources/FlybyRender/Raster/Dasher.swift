@@ -7,7 +7,7 @@ import FlybyCore
 /// and first dashes are joined into one (no cap at the start point), as SVG renderers do. A
 /// zero-length dash becomes a one-point contour, which the ``Stroker`` draws as a dot for round or
 /// square caps.
-public struct Dasher {
+public struct Dasher: Sendable {
     var pattern: [Double] = []
     var current: [ScreenPoint] = []
     var held: [ScreenPoint] = []

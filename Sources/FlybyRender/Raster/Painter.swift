@@ -6,7 +6,7 @@ import FlybyCore
 /// (`Painter(width:height:rows:)`) and draw the same calls into the same ``PixelBufferView``:
 /// each band writes only its rows and the result equals one whole-frame painter, pixel for pixel.
 /// No call allocates once the scratch paths and the filler have grown to the scene's needs.
-public struct Painter {
+public struct Painter: Sendable {
     public private(set) var filler: PathFiller
     var stroker = Stroker()
     var dasher = Dasher()
@@ -55,6 +55,15 @@ public struct Painter {
             effective.width = 1
             paint = color.withAlphaScaled(by: style.width)
         }
+        // Skip paths whose stroke cannot reach this painter's rows or the clip (off-screen
+        // features, other bands): the outline lies within width/2 · max(miter limit, √2) + 1 px
+        // of the path (miter tips, square-cap corners).
+        guard let b = path.finiteBounds else { return }
+        let reach = effective.width / 2 * max(effective.miterLimit, 1.5) + 1
+        var box = PixelRect(minX: 0, minY: rows.lowerBound, maxX: width, maxY: rows.upperBound)
+        if let clip { box = box.intersection(clip) }
+        guard !box.isEmpty, b.maxX + reach > Double(box.minX), b.minX - reach < Double(box.maxX),
+              b.maxY + reach > Double(box.minY), b.minY - reach < Double(box.maxY) else { return }
         outline.removeAll()
         if Dasher.isValidPattern(style.dashes) {
             dashed.removeAll()
@@ -66,19 +75,35 @@ public struct Painter {
         filler.fill(outline, premultiplied: paint.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
     }
 
-    /// Fills the disc of `radius` pixels around `center`.
+    /// Fills the disc of `radius` pixels around `center` (a polygon of the circle's area, see
+    /// ``Path/addCircle(center:radius:tolerance:)``).
     public mutating func fillCircle(center: ScreenPoint, radius: Double, color: Color, clip: PixelRect? = nil,
                                     into buffer: inout PixelBuffer) {
+        buffer.withView { fillCircle(center: center, radius: radius, color: color, clip: clip, into: $0) }
+    }
+
+    /// ``fillCircle(center:radius:color:clip:into:)`` onto a view (for band rendering).
+    public mutating func fillCircle(center: ScreenPoint, radius: Double, color: Color, clip: PixelRect? = nil,
+                                    into view: PixelBufferView) {
         shape.removeAll()
         shape.addCircle(center: center, radius: radius)
-        fill(shape, color: color, clip: clip, into: &buffer)
+        filler.fill(shape, premultiplied: color.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
     }
 
     /// Strokes the circle of `radius` pixels around `center` (a ring `style.width` wide centred on it).
     public mutating func strokeCircle(center: ScreenPoint, radius: Double, style: StrokeStyle, color: Color,
                                       clip: PixelRect? = nil, into buffer: inout PixelBuffer) {
-        shape.removeAll()
-        shape.addCircle(center: center, radius: radius)
-        stroke(shape, style: style, color: color, clip: clip, into: &buffer)
+        buffer.withView { strokeCircle(center: center, radius: radius, style: style, color: color, clip: clip, into: $0) }
+    }
+
+    /// ``strokeCircle(center:radius:style:color:clip:into:)`` onto a view (for band rendering).
+    public mutating func strokeCircle(center: ScreenPoint, radius: Double, style: StrokeStyle, color: Color,
+                                      clip: PixelRect? = nil, into view: PixelBufferView) {
+        var circle = Path()
+        swap(&circle, &shape)
+        circle.removeAll()
+        circle.addCircle(center: center, radius: radius, tolerance: style.tolerance)
+        stroke(circle, style: style, color: color, clip: clip, into: view)
+        swap(&circle, &shape)
     }
 }

@@ -87,16 +87,23 @@ public struct Path: Sendable {
     /// look a little light). They come from repeated halving of arcs (bisector = normalised sum of
     /// the two end directions), so no trigonometry is needed and every platform gets the same points.
     public mutating func addCircle(center: ScreenPoint, radius: Double, tolerance: Double = 0.1) {
-        guard radius > 0, radius.isFinite else { return }
-        let (directions, cosHalfStep) = CircleDirections.unitDirections(radius: radius, tolerance: tolerance)
-        let theta = 2 * Double.pi / Double(directions.count)
+        guard radius > 0, radius.isFinite, center.x.isFinite, center.y.isFinite else { return }
+        let k = max(1, CircleDirections.halvings(radius: radius, tolerance: tolerance, cosine: 0))
+        var cosHalfStep = (0.5).squareRoot()   // cos(π/4): half of a quarter turn
+        for _ in 0..<k { cosHalfStep = ((1 + cosHalfStep) / 2).squareRoot() }
+        let theta = 2 * Double.pi / Double(4 << k)
         let sinTheta = 2 * cosHalfStep * (1 - cosHalfStep * cosHalfStep).squareRoot()
         let r = radius * (theta / sinTheta).squareRoot()
-        move(to: ScreenPoint(x: center.x + r * directions[0].x, y: center.y + r * directions[0].y))
-        for d in directions.dropFirst() {
-            line(to: ScreenPoint(x: center.x + r * d.x, y: center.y + r * d.y))
+        // Written straight into `points` (no temporary arrays: circles are drawn per frame).
+        let start = points.count
+        var axis = ScreenPoint(x: 1, y: 0)
+        for _ in 0..<4 {
+            let next = ScreenPoint(x: -axis.y, y: axis.x)   // a quarter turn towards +y
+            points.append(ScreenPoint(x: center.x + r * axis.x, y: center.y + r * axis.y))
+            CircleDirections.appendHalvedArc(center: center, radius: r, from: axis, to: next, levels: k, into: &points)
+            axis = next
         }
-        close()
+        contours.append(Contour(start: start, end: points.count, isClosed: true))
     }
 
     /// Appends `ring` as one contour (closed or open) in one step.
@@ -169,22 +176,5 @@ enum CircleDirections {
         appendHalvedArc(center: center, radius: radius, from: u, to: m, levels: levels - 1, into: &out)
         out.append(ScreenPoint(x: center.x + radius * m.x, y: center.y + radius * m.y))
         appendHalvedArc(center: center, radius: radius, from: m, to: v, levels: levels - 1, into: &out)
-    }
-
-    /// The directions of a full circle, starting at (1, 0) and turning towards +y: 4·2^k of them,
-    /// at least 8, with k from ``halvings(radius:tolerance:cosine:)``; and cos(θ/2) for the angle
-    /// θ between neighbours.
-    static func unitDirections(radius: Double, tolerance: Double) -> ([ScreenPoint], Double) {
-        let k = max(1, halvings(radius: radius, tolerance: tolerance, cosine: 0))
-        var cosHalf = (0.5).squareRoot()
-        for _ in 0..<k { cosHalf = ((1 + cosHalf) / 2).squareRoot() }
-        let axes = [ScreenPoint(x: 1, y: 0), ScreenPoint(x: 0, y: 1), ScreenPoint(x: -1, y: 0), ScreenPoint(x: 0, y: -1)]
-        var out: [ScreenPoint] = []
-        out.reserveCapacity(4 << k)
-        for q in 0..<4 {
-            out.append(axes[q])
-            appendHalvedArc(from: axes[q], to: axes[(q + 1) % 4], levels: k, into: &out)
-        }
-        return (out, cosHalf)
     }
 }

@@ -18,10 +18,13 @@ import FlybyCore
 /// half a pixel). The crossings use one Double product each instead of an integer division
 /// (measured: divisions were a third of the frame time).
 ///
-/// **Sparse cells.** Cells live in a dense, always-zero accumulation array (one `Int32` per pixel of
-/// the band, plus a spare column) with a bit per touched cell. The sweep visits only set bits,
-/// blends runs between them as constant-coverage spans (opaque runs are plain stores), and
-/// re-zeroes what it read, so nothing is cleared or allocated per call after construction.
+/// **Sparse cells.** Cells live in an always-zero accumulation array (one `Int32` per pixel of the
+/// path's bounding box ∩ band, plus a spare column; sized for the whole band once) with a bit per
+/// touched cell. The sweep visits only set bits, blends runs between them as constant-coverage
+/// spans (opaque runs are plain stores), and re-zeroes what it read, so nothing is cleared or
+/// allocated per call after construction. Laying the cells over the bounding box rather than the
+/// frame keeps small paths in a few hot cache lines (measured ≈ 2× faster on the world map). A
+/// FreeType-style appended cell list sorted per row was tried and measured ≈ 30% slower here.
 ///
 /// **Bands.** A filler built for rows `a..<b` computes each row exactly as a whole-frame filler
 /// does (row crossings are computed from the edge, never stepped from a previous row), so N band
@@ -29,7 +32,7 @@ import FlybyCore
 /// clip rectangle, not the band) happens before the fixed-point rounding.
 ///
 /// Units: pixels, origin top-left, y down; pixel `(x, y)` is the square `[x, x+1) × [y, y+1)`.
-public struct PathFiller {
+public struct PathFiller: Sendable {
     /// Size of the frames this filler draws into.
     public let width: Int
     public let height: Int
@@ -40,6 +43,8 @@ public struct PathFiller {
     @usableFromInline let wordsPerRow: Int
     @usableFromInline var cells: [Int32]
     @usableFromInline var touched: [UInt64]
+    /// Clipped fixed-point edges of the current path, kept when it is rendered in strips.
+    @usableFromInline var edgeScratch: [FixedEdge] = []
 
     /// A filler for frames of `width × height` pixels that renders rows `rows` (default: all).
     /// Allocates `(rows.count) · (width + 2)` cells once.
@@ -76,7 +81,8 @@ public struct PathFiller {
         guard bandTop < bandBottom else { return }
         // Cells are laid out over the path's bounding box (not the frame), so consecutive small
         // paths reuse the same few cache lines: measured ~2× faster than frame-wide rows.
-        guard let bounds = path.finiteBounds else { return }
+        guard let bounds = path.finiteBounds,
+              bounds.maxX > Double(box.minX), bounds.minX < Double(box.maxX) else { return }
         let colLo = max(box.minX, min(box.maxX, Int(max(-1e9, bounds.minX).rounded(.down))))
         let colHi = max(colLo, min(box.maxX, Int(min(1e9, bounds.maxX).rounded(.up))))
         let rowLo = max(bandTop, Int(max(-1e9, bounds.minY).rounded(.down)))
@@ -84,24 +90,58 @@ public struct PathFiller {
         guard rowLo < rowHi else { return }
         let stride = colHi - colLo + 2
         let wordsPerRow = (stride + 63) >> 6
+        // Tall paths are rendered in strips of rows whose cells fit in about 64 KB, so the cells
+        // stay in cache between being accumulated and swept. Each strip rasterizes only its rows of
+        // every edge, with crossings computed from the edge as always, so strips change no pixel.
+        let stripRows = max(4, min(256, 16_384 / stride))
+        var edges: [FixedEdge] = []
+        swap(&edges, &edgeScratch)
+        defer { swap(&edges, &edgeScratch) }
         cells.withUnsafeMutableBufferPointer { cellStorage in
             touched.withUnsafeMutableBufferPointer { bitStorage in
                 var acc = CoverageAccumulator(
                     cells: cellStorage.baseAddress.unsafelyUnwrapped, bits: bitStorage.baseAddress.unsafelyUnwrapped,
                     stride: stride, wordsPerRow: wordsPerRow, storageTop: rowLo, storageLeft: colLo,
                     bandTop: rowLo, bandBottom: rowHi, clip: box)
+                let strips = rowHi - rowLo > stripRows
+                if strips {
+                    edges.removeAll(keepingCapacity: true)
+                    swap(&edges, &acc.deferred)
+                    acc.collecting = true
+                }
                 path.points.withUnsafeBufferPointer { points in
                     for contour in path.contours {
                         acc.addContour(points, contour.start, contour.end)
                     }
                 }
-                switch rule {
-                case .nonZero: acc.sweep(NonZeroRule.self, source: source, into: target)
-                case .evenOdd: acc.sweep(EvenOddRule.self, source: source, into: target)
+                if !strips {
+                    acc.sweep(rule, source: source, into: target)
+                    return
+                }
+                acc.collecting = false
+                swap(&edges, &acc.deferred)
+                edges.withUnsafeBufferPointer { list in
+                    var top = rowLo
+                    while top < rowHi {
+                        let bottom = min(top + stripRows, rowHi)
+                        acc.setRows(top, bottom)
+                        let top256 = Int32(top) << 8, bottom256 = Int32(bottom) << 8
+                        for e in list where e.y1 > top256 && e.y0 < bottom256 {
+                            acc.rasterizeEdge(e.x0, e.y0, e.x1, e.y1, e.winding)
+                        }
+                        acc.sweep(rule, source: source, into: target)
+                        top = bottom
+                    }
                 }
             }
         }
     }
+}
+
+/// A clipped edge in 24.8 fixed point, top to bottom (`y0 < y1`), with its winding direction.
+@usableFromInline
+struct FixedEdge: Sendable {
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32, winding: Int32
 }
 
 /// The per-call working state of ``PathFiller``: raw pointers into its storage, the clip, and the
@@ -113,18 +153,24 @@ struct CoverageAccumulator {
     let stride: Int
     let wordsPerRow: Int
     /// Absolute row and column of the first storage cell.
-    let storageTop: Int
+    var storageTop: Int
     let storageLeft: Int
-    /// Rows to render, absolute: the band ∩ the clip.
-    let bandTop: Int
-    let bandBottom: Int
+    /// Rows to render, absolute: the band ∩ the clip (∩ the current strip).
+    var bandTop: Int
+    var bandBottom: Int
+    /// When set, clipped edges are kept in ``deferred`` instead of being rasterized.
+    var collecting = false
+    var deferred: [FixedEdge] = []
     /// Columns `clipLeft..<clipRight` may change.
     let clipLeft: Int
     let clipRight: Int
     // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
     let left: Double, right: Double, top: Double, bottom: Double
+    var bandTopY: Double, bandBottomY: Double
     // Touched rows and columns (absolute), for the sweep.
     var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
+    /// Keeps the look-ahead loads of ``sweep`` from being optimised away.
+    var prefetchSink: UInt32 = 0
 
     init(cells: UnsafeMutablePointer<Int32>, bits: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
          storageTop: Int, storageLeft: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
@@ -133,6 +179,21 @@ struct CoverageAccumulator {
         self.clipLeft = clip.minX; self.clipRight = clip.maxX
         self.left = Double(clip.minX); self.right = Double(clip.maxX)
         self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
+        self.bandTopY = Double(bandTop); self.bandBottomY = Double(bandBottom)
+    }
+
+    /// Renders rows `top..<bottom` next (one strip), storing them from the top of the cells.
+    mutating func setRows(_ top: Int, _ bottom: Int) {
+        bandTop = top; bandBottom = bottom; storageTop = top
+        bandTopY = Double(top); bandBottomY = Double(bottom)
+    }
+
+    /// Blends the accumulated cells under `rule`.
+    mutating func sweep(_ rule: FillRule, source: UInt32, into target: PixelBufferView) {
+        switch rule {
+        case .nonZero: sweep(NonZeroRule.self, source: source, into: target)
+        case .evenOdd: sweep(EvenOddRule.self, source: source, into: target)
+        }
     }
 
     /// Adds the closed contour `points[start..<end]`.
@@ -161,6 +222,8 @@ struct CoverageAccumulator {
         var x0 = ax, y0 = ay, x1 = bx, y1 = by, winding: Int32 = 1
         if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); winding = -1 }
         guard y0 < y1, y1 > top, y0 < bottom else { return }
+        // Entirely above or below this filler's rows: no cell of ours (cheap exit for bands).
+        guard y1 > bandTopY, y0 < bandBottomY else { return }
         if x0 >= right && x1 >= right { return }
         // Cut at the box's top and bottom, from the normalised endpoints (order independent).
         if y0 < top || y1 > bottom {
@@ -205,6 +268,16 @@ struct CoverageAccumulator {
         let x0 = Int32(x0d * 256 + 0.5), y0 = Int32(y0d * 256 + 0.5)
         let x1 = Int32(x1d * 256 + 0.5), y1 = Int32(y1d * 256 + 0.5)
         guard y0 < y1 else { return }
+        if collecting {
+            deferred.append(FixedEdge(x0: x0, y0: y0, x1: x1, y1: y1, winding: winding))
+            return
+        }
+        rasterizeEdge(x0, y0, x1, y1, winding)
+    }
+
+    /// Walks the rows of a fixed-point edge (`y0 < y1`) that lie in the current rows.
+    @inline(__always)
+    mutating func rasterizeEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         let firstRow = max(Int(y0 >> 8), bandTop)
         let lastRow = min(Int((y1 - 1) >> 8), bandBottom - 1)
         guard firstRow <= lastRow else { return }
@@ -224,8 +297,11 @@ struct CoverageAccumulator {
         // Row crossings: x at each row boundary straight from the edge (never stepped from the
         // previous row), a Double product rounded to nearest: deterministic, so bands and shared
         // edges agree.
-        let xPerY = Double(x1 - x0) / Double(y1 - y0)
-        let yPerX = x1 == x0 ? 0 : Double(y1 - y0) / Double(x1 - x0)
+        // Divisions only when needed: most map edges lie within one row (no xPerY) and one or two
+        // columns (no yPerX); the two divisions were 15% of the time when done for every edge.
+        let withinOneRow = y0 >> 8 == (y1 - 1) >> 8   // a property of the edge, not of the band
+        let xPerY = withinOneRow ? 0 : Double(x1 - x0) / Double(y1 - y0)
+        var yPerX = -1.0   // computed on first use by addRowPiece
         @inline(__always) func x(atY y: Int32) -> Int32 {
             if y == y1 { return x1 }
             let x = x0 + roundToInt32(Double(y - y0) * xPerY)
@@ -236,16 +312,18 @@ struct CoverageAccumulator {
             let ya = max(y0, Int32(row) << 8)
             let yb = min(y1, Int32(row + 1) << 8)
             let xb = x(atY: yb)
-            addRowPiece(row, xa, ya, xb, yb, abs(yPerX), winding)
+            addRowPiece(row, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
             xa = xb
         }
     }
 
     /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries.
-    /// `yPerX` is the edge's |dy/dx|; column crossings are clamped into the piece, so rounding can
-    /// never move area out of its row or reorder the pieces.
+    /// `yPerX` caches the edge's |dy/dx| (negative until first computed from the edge `x0`…`y1`);
+    /// column crossings are clamped into the piece, so rounding can never move area out of its
+    /// row or reorder the pieces.
     @inline(__always)
-    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32, _ yPerX: Double,
+    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32,
+                              _ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ yPerX: inout Double,
                               _ winding: Int32) {
         let lo = min(xa, xb), hi = max(xa, xb)
         let c0 = lo >> 8
@@ -254,6 +332,7 @@ struct CoverageAccumulator {
             addCell(row, Int(c0), xa - c0 << 8, xb - c0 << 8, yb - ya, winding)
             return
         }
+        if yPerX < 0 { yPerX = Double(y1 - y0) / Double(abs(x1 - x0)) }
         if xa < xb {
             var c = c0, cx = xa, cy = ya
             while true {
@@ -308,6 +387,22 @@ struct CoverageAccumulator {
         let firstWord = (minCol - storageLeft) >> 6, lastWord = min((maxCol - storageLeft) >> 6, wordsPerRow - 1)
         let clipLeft = self.clipLeft, clipRight = self.clipRight
         let sourceIsOpaque = source >> 24 == 255
+        // Load the first and last touched pixel of every row before blending: the loads are
+        // independent, so their cache misses overlap instead of stalling each row in turn (the
+        // blend's read of the destination was the costliest instruction in the profile).
+        var touchedSum: UInt32 = 0
+        for row in minRow...maxRow {
+            let bitRow = bits + (row - storageTop) * wordsPerRow
+            var first = firstWord
+            while first < lastWord && bitRow[first] == 0 { first += 1 }
+            var last = lastWord
+            while last > first && bitRow[last] == 0 { last -= 1 }
+            let pixels = target.row(row)
+            let a = min(max(first << 6 + storageLeft + bitRow[first].trailingZeroBitCount, clipLeft), clipRight - 1)
+            let b = min(max(last << 6 + storageLeft + 63 - bitRow[last].leadingZeroBitCount, clipLeft), clipRight - 1)
+            touchedSum &+= pixels[a] &+ pixels[b]
+        }
+        prefetchSink = touchedSum
         for row in minRow...maxRow {
             let r = row - storageTop
             let cellRow = cells + r * stride - storageLeft   // indexed by absolute column

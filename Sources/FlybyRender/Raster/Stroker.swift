@@ -14,16 +14,30 @@ import FlybyCore
 ///
 /// Points closer than 1e-9 px to the previous one are dropped first; a contour that collapses to a
 /// point draws a disc (round cap), a square (square cap) or nothing (butt).
-public struct Stroker {
+public struct Stroker: Sendable {
+    /// The joins, caps and flattening of a ``StrokeStyle``.
+    struct Shape {
+        var join: LineJoin
+        var cap: LineCap
+        var miterLimit: Double
+        var tolerance: Double
+    }
+
     var clean: [ScreenPoint] = []
     var side: [ScreenPoint] = []
+    var directions: [ScreenPoint] = []
+    var lengths: [Double] = []
 
     public init() {}
 
     /// Appends the outline of every contour of `path` stroked with `style` (dashes ignored: see
     /// ``Dasher``) to `outline`.
-    public mutating func stroke(_ path: Path, style: StrokeStyle, into outline: inout Path) {
-        let halfWidth = style.width / 2
+    public mutating func stroke(_ path: Path, style strokeStyle: StrokeStyle, into outline: inout Path) {
+        // The scalar part of the style: passing it by value retains nothing (StrokeStyle holds
+        // the dash array, whose retain/release per join showed up in profiles).
+        let style = Shape(join: strokeStyle.join, cap: strokeStyle.cap, miterLimit: strokeStyle.miterLimit,
+                          tolerance: strokeStyle.tolerance)
+        let halfWidth = strokeStyle.width / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
         for contour in path.contours {
             clean.removeAll(keepingCapacity: true)
@@ -50,7 +64,7 @@ public struct Stroker {
         }
     }
 
-    private mutating func addDot(_ p: ScreenPoint, _ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func addDot(_ p: ScreenPoint, _ h: Double, _ style: Shape, into outline: inout Path) {
         switch style.cap {
         case .butt: return
         case .round: outline.addCircle(center: p, radius: h, tolerance: style.tolerance)
@@ -63,10 +77,11 @@ public struct Stroker {
     private func direction(_ a: ScreenPoint, _ b: ScreenPoint, _ length: inout Double) -> ScreenPoint {
         let dx = b.x - a.x, dy = b.y - a.y
         length = (dx * dx + dy * dy).squareRoot()
-        return ScreenPoint(x: dx / length, y: dy / length)
+        let inverse = 1 / length
+        return ScreenPoint(x: dx * inverse, y: dy * inverse)
     }
 
-    private mutating func strokeOpen(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func strokeOpen(_ h: Double, _ style: Shape, into outline: inout Path) {
         side.removeAll(keepingCapacity: true)
         let n = clean.count
         var firstLength = 0.0, lastLength = 0.0
@@ -95,26 +110,27 @@ public struct Stroker {
         outline.appendContour(side, closed: true)
     }
 
-    private mutating func strokeClosed(_ h: Double, _ style: StrokeStyle, into outline: inout Path) {
+    private mutating func strokeClosed(_ h: Double, _ style: Shape, into outline: inout Path) {
         let n = clean.count
-        side.removeAll(keepingCapacity: true)
-        var closingLength = 0.0, incomingLength = 0.0, outgoingLength = 0.0
-        let closing = direction(clean[n - 1], clean[0], &closingLength)
-        var incoming = closing
-        incomingLength = closingLength
+        // Segment i runs from point i to point i + 1 (mod n); both sides reuse its direction.
+        directions.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        var length = 0.0
         for i in 0..<n {
-            let outgoing = direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &outgoingLength)
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
-            incoming = outgoing; incomingLength = outgoingLength
+            directions.append(direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &length))
+            lengths.append(length)
+        }
+        side.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            let previous = i == 0 ? n - 1 : i - 1
+            appendJoin(clean[i], directions[previous], lengths[previous], directions[i], lengths[i], h, style)
         }
         outline.appendContour(side, closed: true)
         side.removeAll(keepingCapacity: true)
-        incoming = negate(closing)
-        incomingLength = closingLength
         for i in stride(from: n - 1, through: 0, by: -1) {
-            let outgoing = negate(direction(clean[i == 0 ? n - 1 : i - 1], clean[i], &outgoingLength))
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
-            incoming = outgoing; incomingLength = outgoingLength
+            let previous = i == 0 ? n - 1 : i - 1
+            appendJoin(clean[i], negate(directions[i]), lengths[i], negate(directions[previous]), lengths[previous],
+                       h, style)
         }
         outline.appendContour(side, closed: true)
     }
@@ -130,7 +146,7 @@ public struct Stroker {
     /// Appends the left-side outline at vertex `p` between unit directions `a` (in, over a segment
     /// of `lengthA` px) and `b` (out, over `lengthB` px).
     private mutating func appendJoin(_ p: ScreenPoint, _ a: ScreenPoint, _ lengthA: Double, _ b: ScreenPoint,
-                                     _ lengthB: Double, _ h: Double, _ style: StrokeStyle) {
+                                     _ lengthB: Double, _ h: Double, _ style: Shape) {
         let cross = a.x * b.y - a.y * b.x
         let dot = a.x * b.x + a.y * b.y
         let na = ScreenPoint(x: -a.y, y: a.x), nb = ScreenPoint(x: -b.y, y: b.x)
@@ -141,7 +157,8 @@ public struct Stroker {
             // Otherwise go through the vertex itself, which is right for any lengths.
             let s = 1 + dot
             if s > 1e-9 && h * cross <= 0.5 * s * min(lengthA, lengthB) {
-                side.append(ScreenPoint(x: p.x + h * (na.x + nb.x) / s, y: p.y + h * (na.y + nb.y) / s))
+                let k = h / s
+                side.append(ScreenPoint(x: p.x + k * (na.x + nb.x), y: p.y + k * (na.y + nb.y)))
             } else {
                 side.append(offset(p, a, h)); side.append(p); side.append(offset(p, b, h))
             }
@@ -158,8 +175,9 @@ public struct Stroker {
             // The offset lines meet at p + h·(na + nb)/(1 + na·nb); the miter ratio is
             // 1/cos(φ/2) = √(2/(1 + na·nb)) for the angle φ between the normals.
             let s = 1 + (na.x * nb.x + na.y * nb.y)
-            if s > 1e-12 && 2 / s <= style.miterLimit * style.miterLimit {
-                side.append(ScreenPoint(x: p.x + h * (na.x + nb.x) / s, y: p.y + h * (na.y + nb.y) / s))
+            if s > 1e-12 && 2 <= style.miterLimit * style.miterLimit * s {
+                let k = h / s
+                side.append(ScreenPoint(x: p.x + k * (na.x + nb.x), y: p.y + k * (na.y + nb.y)))
             } else {
                 side.append(offset(p, a, h)); side.append(offset(p, b, h))
             }
@@ -188,7 +206,7 @@ public struct Stroker {
 
     /// Appends the cap at end point `p` of a line arriving in direction `d`, between the left
     /// offset point (already appended) and the right one (appended by the caller).
-    private mutating func appendCap(_ p: ScreenPoint, _ d: ScreenPoint, _ h: Double, _ style: StrokeStyle) {
+    private mutating func appendCap(_ p: ScreenPoint, _ d: ScreenPoint, _ h: Double, _ style: Shape) {
         let n = ScreenPoint(x: -d.y, y: d.x)
         switch style.cap {
         case .butt:

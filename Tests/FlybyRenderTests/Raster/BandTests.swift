@@ -48,4 +48,40 @@ import Testing
         #expect(firstDifference == nil, "first difference at pixel \(firstDifference?.offset ?? -1)")
         #expect(whole.pixels.contains { $0 != 0xFFFF_FFFF })
     }
+
+    /// Paths taller than a strip (wide frame: strips of 16384 / width rows) render in strips; the
+    /// result equals 8-row band painters, which render each band in one piece, and the exact area.
+    @Test func stripsEqualBandsAndExactArea() {
+        let (w, h) = (2048, 40)
+        var rng = SplitMix64(seed: 9)
+        var polygons: [[ScreenPoint]] = []
+        for _ in 0..<6 {
+            var ring = randomRadialPolygon(&rng, center: pt(rng.range(20, 2000), rng.range(10, 30)), maxRadius: 30)
+            ring = ring.map { pt(($0.x - 1000) * 1.7 + 1000, $0.y) }
+            polygons.append(ring)
+        }
+        var whole = PixelBuffer(width: w, height: h)
+        var painter = Painter(width: w, height: h)
+        for (i, ring) in polygons.enumerated() {
+            painter.fill(Path(rings: [ring]), color: .white, rule: i % 2 == 0 ? .nonZero : .evenOdd, into: &whole)
+        }
+        var path = Path()
+        path.addPolyline([pt(3, 3), pt(2040, 37), pt(1000, 4)])
+        painter.stroke(path, style: StrokeStyle(width: 3, join: .round), color: Color(rgb: 0xFF0000, alpha: 128), into: &whole)
+
+        var banded = PixelBuffer(width: w, height: h)
+        banded.withView { view in
+            for top in stride(from: 0, to: h, by: 8) {
+                var band = Painter(width: w, height: h, rows: top..<(top + 8))
+                for (i, ring) in polygons.enumerated() {
+                    band.fill(Path(rings: [ring]), color: .white, rule: i % 2 == 0 ? .nonZero : .evenOdd, into: view)
+                }
+                band.stroke(path, style: StrokeStyle(width: 3, join: .round), color: Color(rgb: 0xFF0000, alpha: 128), into: view)
+            }
+        }
+        #expect(whole.pixels == banded.pixels)
+        let single = fillAlpha(Path(rings: [polygons[0]]), rule: .nonZero, width: w, height: h)
+        let d = difference(single, exactCoverage(polygons[0], width: w, height: h))
+        #expect(d.max <= 1, "max \(d.max) at \(d.at)")
+    }
 }

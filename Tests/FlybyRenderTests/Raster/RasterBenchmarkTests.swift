@@ -21,8 +21,34 @@ struct RasterBenchmarkTests {
             ?? RasterBench.Mode.allCases
         for round in 0..<(Int(env["FLYBY_RASTER_BENCH_ROUNDS"] ?? "") ?? 3) {
             for mode in modes {
-                print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: 60))")
+                let frames = Int(env["FLYBY_RASTER_BENCH_FRAMES"] ?? "") ?? 60
+                print("round \(round) \(mode.rawValue): \(RasterBench.run(scene, mode: mode, frames: frames, warmup: min(5, frames)))")
             }
+        }
+        if let bandCount = Int(env["FLYBY_RASTER_BENCH_BANDS"] ?? "") {
+            // Sequential bands on one thread: the whole scene per band, to see what locality buys.
+            var painters = (0..<bandCount).map { k in
+                Painter(width: scene.width, height: scene.height,
+                        rows: (k * scene.height / bandCount)..<((k + 1) * scene.height / bandCount))
+            }
+            var buffer = PixelBuffer(width: scene.width, height: scene.height)
+            let clock = ContinuousClock()
+            var times: [Duration] = []
+            for _ in 0..<60 {
+                let t0 = clock.now
+                buffer.clear(to: RasterBench.background)
+                buffer.withView { view in
+                    for k in 0..<bandCount {
+                        for (i, feature) in scene.features.enumerated() {
+                            painters[k].fill(feature, color: RasterBench.palette[i % 7], rule: .evenOdd, into: view)
+                            painters[k].stroke(feature, style: StrokeStyle(width: 1), color: RasterBench.outline, into: view)
+                        }
+                    }
+                }
+                times.append(clock.now - t0)
+            }
+            times.sort()
+            print("\(bandCount) sequential bands fillAndOutline: median \(times[30]) min \(times[0])")
         }
         if env["FLYBY_RASTER_BENCH_MODE"] == nil {
             let stars = RasterBench.starScene()

@@ -63,8 +63,12 @@ func supersampled(_ path: Path, rule: FillRule, width: Int, height: Int, n: Int 
 /// then the shoelace formula), as 0…255 rounded.
 func exactCoverage(_ polygon: [ScreenPoint], width: Int, height: Int) -> [Int] {
     var out = [Int](repeating: 0, count: width * height)
-    for py in 0..<height {
-        for px in 0..<width {
+    let xs = polygon.map(\.x), ys = polygon.map(\.y)
+    let x0 = max(0, Int(xs.min()!.rounded(.down))), x1 = min(width, Int(xs.max()!.rounded(.up)))
+    let y0 = max(0, Int(ys.min()!.rounded(.down))), y1 = min(height, Int(ys.max()!.rounded(.up)))
+    guard x0 < x1, y0 < y1 else { return out }
+    for py in y0..<y1 {
+        for px in x0..<x1 {
             var poly = polygon
             let x0 = Double(px), x1 = x0 + 1, y0 = Double(py), y1 = y0 + 1
             poly = clip(poly, { $0.x >= x0 }, { a, b in pt(x0, a.y + (b.y - a.y) * (x0 - a.x) / (b.x - a.x)) })

@@ -172,4 +172,32 @@ struct IdealStroke {
         }
         #expect(a[12 * w + 20] == 0 && a[3 * w + 20] == 0 && a[6 * w + 20] == 0)
     }
+
+    /// Degenerate input draws nothing or a dot, never traps: empty paths, zero or NaN widths,
+    /// non-finite points, and a polyline that collapses to one point (a dot for round and square
+    /// caps, nothing for butt).
+    @Test func degenerateInputs() {
+        let empty = renderedAlpha(width: 20, height: 20) { p, b in
+            p.stroke(Path(), style: StrokeStyle(width: 2), color: .white, into: &b)
+            var line = Path()
+            line.addPolyline([pt(2, 2), pt(15, 15)])
+            p.stroke(line, style: StrokeStyle(width: 0), color: .white, into: &b)
+            p.stroke(line, style: StrokeStyle(width: .nan), color: .white, into: &b)
+            var butt = Path()
+            butt.addPolyline([pt(10, 10), pt(10, 10)])
+            p.stroke(butt, style: StrokeStyle(width: 4), color: .white, into: &b)
+            p.fill(Path(rings: [[pt(.infinity, 1), pt(3, 3), pt(1, 5)]]), color: .white, into: &b)
+        }
+        #expect(empty.allSatisfy { $0 == 0 })
+        for cap in [LineCap.round, .square] {
+            let dot = renderedAlpha(width: 20, height: 20) { p, b in
+                var point = Path()
+                point.addPolyline([pt(10, 10), pt(10, 10), pt(.nan, 3)])
+                p.stroke(point, style: StrokeStyle(width: 4, cap: cap), color: .white, into: &b)
+            }
+            let area = Double(dot.reduce(0, +)) / 255
+            let expected = cap == .round ? Double.pi * 4 : 16
+            #expect(abs(area - expected) < 0.1, "\(cap): area \(area)")
+        }
+    }
 }
