@@ -38,6 +38,13 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),
 
+        // Fuzzing (issue 8): the parser entry points, and a runner that replays inputs (normal
+        // build) or is driven by libFuzzer (`Tools/fuzz` builds it with -D FLYBY_LIBFUZZER).
+        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight"],
+                path: "Tools/Fuzz/Targets", swiftSettings: swiftSettings),
+        .executableTarget(name: "flyby-fuzz", dependencies: ["FlybyFuzzTargets"], path: "Tools/Fuzz/Runner",
+                          swiftSettings: swiftSettings),
+
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
@@ -45,7 +52,7 @@ let package = Package(
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport"],
+        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,51 @@
+import FlybyCore
+import FlybyData
+import FlybyFlight
+import FlybyRender
+
+/// The parsers under fuzzing (issue 8), one entry point each. An input may be rejected with an
+/// error — that is the expected outcome for garbage — but must never crash, hang or produce a
+/// non-finite camera. Shared by the libFuzzer build (`Tools/fuzz`) and by the regression test that
+/// replays `Tools/Fuzz/regressions/` in the normal test suite.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case flight, style, geojson, gpx, trace
+
+    /// Runs one input. Returns false only when an invariant broke (the fuzzer then aborts).
+    public func run(_ bytes: [UInt8]) -> Bool {
+        switch self {
+        case .flight:
+            guard let script = try? FlightScriptParser.parse(bytes: bytes, file: "fuzz.flight.json") else { return true }
+            // Run a bounded part of the flight; every camera must stay finite and wrapped.
+            guard script.size.width * script.size.height <= 16_384 * 16_384 else { return false }
+            let runner = FlightRunner(script: script, startCamera: CameraState(center: .init(latitude: 0, longitude: 0), zoom: 1))
+            var ok = true
+            try? runner.run(frameLimit: 600) { r in
+                let c = r.camera
+                if !(c.zoom.isFinite && c.center.latitude.isFinite && c.center.longitude.isFinite && c.bearing.isFinite && c.pitch.isFinite) { ok = false }
+            }
+            return ok
+        case .style:
+            guard let style = try? Style.parse(bytes, file: "fuzz.style.json") else { return true }
+            for layer in style.layers {
+                for z in stride(from: 0.0, through: 22, by: 5.5) {
+                    _ = layer.isVisible(atZoom: z)
+                    _ = layer.accepts(zoom: z, feature: .empty)
+                    for p in layer.declaredProperties { _ = layer.value(p, zoom: z) }
+                }
+            }
+            return true
+        case .geojson:
+            guard let fc = try? GeoJSON.parse(bytes, file: "fuzz.geojson") else { return true }
+            let source = ProjectedSource(fc)
+            _ = source.level(forZoom: 0)
+            return true
+        case .gpx:
+            guard let track = try? TrackFile.parseGPX(bytes, file: "fuzz.gpx") else { return true }
+            return track.fixes.allSatisfy { $0.coordinate.isFinite && $0.timestamp.isFinite }
+        case .trace:
+            guard let trace = try? TraceReader.read(bytes: bytes, file: "fuzz.trace.jsonl") else { return true }
+            _ = try? TraceDiff.compare(bytes, fileA: "a", bytes, fileB: "b", tolerance: 0)
+            return trace.frames.allSatisfy { $0.camera.zoom.isFinite }
+        }
+    }
+}
