@@ -74,10 +74,10 @@ public enum FlybyCommandLine {
         ("window", "the interactive map window (not yet in this build)"),
         ("trace", "run a flight script without rendering and write its camera trace"),
         ("play", "render every frame of a flight or trace to PNG, Y4M, MP4 (not yet in this build)"),
-        ("snapshot", "render one frame to a PNG (not yet in this build)"),
+        ("snapshot", "render one frame to a PNG"),
         ("diff", "compare two traces within a tolerance"),
         ("plot", "chart a trace (not yet in this build)"),
-        ("bench", "print benchmark figures (bench sim)"),
+        ("bench", "print benchmark figures (bench sim, bench render)"),
         ("help", "show help for a command"),
     ]
 
@@ -98,7 +98,10 @@ public enum FlybyCommandLine {
         case "trace": try TraceCommand.run(rest, out)
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
-        case "window", "play", "snapshot", "plot":
+        case "snapshot":
+            if rest.contains("--help") || rest.contains("-h") { out.print(SnapshotCommand.help); return }
+            try SnapshotCommand.run(rest, out)
+        case "window", "play", "plot":
             if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
             throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
         default:
@@ -132,7 +135,7 @@ public enum FlybyCommandLine {
         case "bench": return BenchCommand.help
         case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
         case "play": return "usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]\n(not yet in this build)"
-        case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
+        case "snapshot": return SnapshotCommand.help
         case "plot": return "usage: flyby plot TRACE --out FILE.(png|svg)\n(not yet in this build)"
         case "help": return "usage: flyby help [COMMAND]"
         default: throw CommandError("unknown command '\(command)' (see 'flyby help')")
