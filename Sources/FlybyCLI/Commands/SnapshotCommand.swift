@@ -41,14 +41,17 @@ struct RenderScene {
     var camera: CameraState
 
     init(_ o: Options) throws {
-        let spec = o.values["style"] ?? "world"
-        var loader = StyleLoader()
-        style = try loader.load(spec)
+        // Cheap checks first, so a typo is reported before the data is loaded.
         (width, height) = try RenderScene.parseSize(o.values["size"] ?? "1280x720")
-        var camera = style.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
+        var options: CameraOptions?
         if let json = o.values["camera"] {
             let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
-            let options = try FlightScriptParser.camera(doc.cursor)
+            options = try FlightScriptParser.camera(doc.cursor)
+        }
+        var loader = StyleLoader()
+        style = try loader.load(o.values["style"] ?? "world")
+        var camera = style.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
+        if let options {
             if let c = options.center { camera.center = c }
             if let z = options.zoom { camera.zoom = z }
             if let b = options.bearing { camera.bearing = b }

@@ -10,6 +10,8 @@ import Darwin
 @inline(__always) func mapSin(_ x: Double) -> Double { sin(x) }
 @inline(__always) func mapAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @inline(__always) func mapLog10(_ x: Double) -> Double { log10(x) }
+@inline(__always) func mapLog2(_ x: Double) -> Double { log2(x) }
+@inline(__always) func mapExp2(_ x: Double) -> Double { exp2(x) }
 @inline(__always) func mapPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
 
 /// Squared distance from point p to the segment a–b (to a when a = b).

@@ -144,6 +144,7 @@ public struct MapRenderer {
     mutating func appendGeometry(_ level: GeometryLevel, _ source: LoadedSource, feature f: Int, copy: Int,
                                  _ g: FrameGeometry, _ h: Homography, polygonsOnly: Bool, asLines: Bool) {
         var clip = false
+        var level = level
         if g.pitched {
             let b = source.data.bounds[f]
             let w00 = h.depth(x: b.minX, y: b.minY), w10 = h.depth(x: b.maxX, y: b.minY)
@@ -151,6 +152,15 @@ public struct MapRenderer {
             let lo = min(min(w00, w10), min(w01, w11)), hi = max(max(w00, w10), max(w01, w11))
             if hi < g.near || lo > g.far { return }
             clip = lo < g.near || hi > g.far
+            // Level of detail by distance: a feature at depth W is drawn at scale d / W, i.e. at
+            // zoom z − log2(W / d); its nearest point decides (so the error stays ≤ ½ px).
+            let ratio = lo / g.transform.cameraDistance
+            if ratio > 1.5 {
+                let k = source.data.levelIndex(forZoom: g.zoom - mapLog2(ratio))
+                let levels = source.data.levels
+                if levels[k].featureRingStart[f + 1] == levels[k].featureRingStart[f] { return }  // dropped at that scale
+                level = levels[k]
+            }
         }
         level.xy.withUnsafeBufferPointer { xy in
             for r in level.rings(ofFeature: f) {
@@ -191,7 +201,6 @@ public struct MapRenderer {
         let outlineDep = outlineSet && layer.isFeatureDependent(.fillOutlineColor)
         let constColor = pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
         let constOutline = outlineSet ? pixelColor(layer.color(.fillOutlineColor, zoom: z), layer.number(.fillOpacity, zoom: z)) : .transparent
-        let hairline = StrokeStyle(width: 1, join: .bevel)
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
             collectFeatures(layer, source, g, copy: copy, sortKey: .fillSortKey)
@@ -212,7 +221,7 @@ public struct MapRenderer {
                 if path.isEmpty { continue }
                 painter.fill(path, color: color, rule: .evenOdd, into: view)
                 if outlineSet && outline.alpha != 0 {
-                    painter.stroke(path, style: hairline, color: outline, into: view)
+                    Hairline.stroke(path, width: 1, color: outline, into: view)
                 }
             }
         }
@@ -249,6 +258,15 @@ public struct MapRenderer {
                     width = layer.number(.lineWidth, zoom: z, feature: ctx)
                     dashes = layer.numbers(.lineDasharray, zoom: z, feature: ctx)
                 }
+                if g.pitched {
+                    // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
+                    // with distance. One scale per feature, from its bounding-box centre's depth,
+                    // quantised to quarter octaves so neighbouring features still batch together.
+                    let b = source.data.bounds[f]
+                    let depth = h.depth(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
+                    let scale = min(2, max(0.125, g.transform.cameraDistance / max(depth, g.near)))
+                    width *= mapExp2((mapLog2(scale) * 4).rounded() / 4)
+                }
                 if color != batchColor || width != batchWidth || dashes != batchDashes {
                     flushLines(&style0, batchColor, batchWidth, batchDashes, view)
                     batchColor = color; batchWidth = width; batchDashes = dashes
@@ -264,6 +282,10 @@ public struct MapRenderer {
                                      _ view: PixelBufferView) {
         defer { path.removeAll() }
         guard !path.isEmpty, color.alpha != 0, width > 0 else { return }
+        if width <= 1 && dashes == nil {
+            Hairline.stroke(path, width: width, color: color, into: view)
+            return
+        }
         s.width = width
         s.dashes.removeAll(keepingCapacity: true)
         if let dashes {
