@@ -24,7 +24,7 @@ enum SnapshotCommand {
         var renderer = try scene.makeRenderer()
         var frame = PixelBuffer(width: scene.width, height: scene.height)
         renderer.render(camera: scene.camera, into: &frame)
-        let png = try PNGEncoder().encode(pixels: frame.pixels, width: frame.width, height: frame.height)
+        let png = try PNGEncoder(compressionLevel: 9).encode(pixels: frame.pixels, width: frame.width, height: frame.height)
         do {
             try AtomicFileWriter.write(png, to: dest)
         } catch {

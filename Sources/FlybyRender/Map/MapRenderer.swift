@@ -12,6 +12,9 @@ import FlybyData
 /// the sky gradient above the horizon when pitched; labels and icons with collision detection
 /// (``SymbolPlacer``); then the puck and the ornaments (scale bar, compass, attribution).
 ///
+/// Polygons are filled with the non-zero rule: GeoJSON rings are oriented (holes run the other
+/// way, RFC 7946), and non-zero stays solid where simplification made a ring cross itself.
+///
 /// Paint properties are evaluated once per layer when they do not depend on the feature, else per
 /// feature with its feature-state (``featureStates``, e.g. `select`). Rendering is deterministic:
 /// the same style, camera and state always give the same pixels. Scratch storage (paths, query
@@ -53,6 +56,10 @@ public struct MapRenderer {
     var text: TextRenderer
     var placer = SymbolPlacer()
     var images: [String: PixelBuffer] = [:]
+    /// Draw only the layers whose index is in this range (debugging; nil: all).
+    var layerRange: Range<Int>?
+    /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:)``).
+    var mapPlaneLineWidths = true
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
@@ -97,6 +104,7 @@ public struct MapRenderer {
         if !cleared { buffer.clear(to: .white) }
         buffer.withView { view in
             for (k, layer) in style.style.layers.enumerated() where layer.isVisible(atZoom: zoom) {
+                if let layerRange, !layerRange.contains(k) { continue }
                 switch layer.type {
                 case .fill: drawFill(layer, g, view)
                 case .line: drawLine(layer, g, view)
@@ -219,7 +227,7 @@ public struct MapRenderer {
                 path.removeAll()
                 appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: true, asLines: false)
                 if path.isEmpty { continue }
-                painter.fill(path, color: color, rule: .evenOdd, into: view)
+                painter.fill(path, color: color, rule: .nonZero, into: view)
                 if outlineSet && outline.alpha != 0 {
                     Hairline.stroke(path, width: 1, color: outline, into: view)
                 }
@@ -242,7 +250,8 @@ public struct MapRenderer {
         let constDashes = layer.numbers(.lineDasharray, zoom: z)
         // Consecutive features with the same paint are stroked as one path: fewer calls, and
         // crossings within a layer never double-blend translucent colour.
-        var batchColor = constColor, batchWidth = style0.width, batchDashes = constDashes
+        let constWidth = style0.width  // style0.width is overwritten by each flush
+        var batchColor = constColor, batchWidth = constWidth, batchDashes = constDashes
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
             collectFeatures(layer, source, g, copy: copy, sortKey: .lineSortKey)
@@ -251,14 +260,14 @@ public struct MapRenderer {
             while k < order.count {
                 let f = Int(order[k].feature)
                 k += 1
-                var color = constColor, width = style0.width, dashes = constDashes
+                var color = constColor, width = constWidth, dashes = constDashes
                 if dep {
                     let ctx = source.context(feature: f, states: featureStates)
                     color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
                     width = layer.number(.lineWidth, zoom: z, feature: ctx)
                     dashes = layer.numbers(.lineDasharray, zoom: z, feature: ctx)
                 }
-                if g.pitched {
+                if g.pitched && mapPlaneLineWidths {
                     // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
                     // with distance. One scale per feature, from its bounding-box centre's depth,
                     // quantised to quarter octaves so neighbouring features still batch together.

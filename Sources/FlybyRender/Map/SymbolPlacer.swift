@@ -328,7 +328,7 @@ extension MapRenderer {
 /// Each channel of a premultiplied pixel × `f` / 256.
 @inline(__always)
 func scaleAll(_ p: UInt32, _ f: UInt32) -> UInt32 {
-    let rb = ((p & 0x00FF_00FF) &* f >> 8) & 0x00FF_00FF
+    let rb = (((p & 0x00FF_00FF) &* f) >> 8) & 0x00FF_00FF  // parenthesised: >> binds tighter than &*
     let ag = (((p >> 8) & 0x00FF_00FF) &* f) & 0xFF00_FF00
     return rb | ag
 }

@@ -141,6 +141,29 @@ let sharedWorldStyle: LoadedStyle = {
         #expect(a == b)
     }
 
+    @Test(arguments: [0.0, 60.0])
+    func thinAndThickLinesKeepTheirColourAndWidth(pitch: Double) throws {
+        let extra = """
+        , {"id": "thin", "type": "line", "source": "sq", "paint": {"line-color": "#808080", "line-width": 0.8}},
+          {"id": "thick", "type": "line", "source": "sq", "paint": {"line-color": "#808080", "line-width": 3}}
+        """
+        var r = try makeRenderer(squareStyle(lng: 0, lat: 0, half: 0.3, extra: extra))
+        var frame = PixelBuffer(width: 200, height: 120)
+        r.render(camera: CameraState(center: .init(latitude: 0, longitude: 0), zoom: 6, pitch: pitch), into: &frame)
+        var touched = 0
+        for y in 0..<100 {
+            for x in 0..<200 {
+                let c = frame.color(x: x, y: y)
+                if c == .white || isRed(c) { continue }
+                touched += 1
+                // Grey over white or red: green and blue always equal (no channel is lost).
+                #expect(c.green == c.blue, "(\(x), \(y)): \(c)")
+            }
+        }
+        // The outline of a ~107 px square, ≤ 4 px wide: a few hundred to ~2,000 pixels.
+        #expect(touched > 300 && touched < 2500, "\(touched) line pixels")
+    }
+
     @Test func iconsAreDrawnByName() throws {
         let extra = """
         , {"id": "pins", "type": "symbol", "source": "sq", "layout": {"icon-image": "pin", "icon-size": 2}}
