@@ -52,6 +52,7 @@ public struct MapRenderer {
     var strokePath = Path()
     var hits: [Int32] = []
     var order: [(key: Double, feature: Int32)] = []
+    var lineItems: [LineItem] = []
     var clipper = DepthClipper()
     var text: TextRenderer
     var placer = SymbolPlacer()
@@ -252,35 +253,57 @@ public struct MapRenderer {
         // crossings within a layer never double-blend translucent colour.
         let constWidth = style0.width  // style0.width is overwritten by each flush
         var batchColor = constColor, batchWidth = constWidth, batchDashes = constDashes
+        let dashDep = layer.isFeatureDependent(.lineDasharray)
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
             collectFeatures(layer, source, g, copy: copy, sortKey: .lineSortKey)
-            path.removeAll()
-            var k = 0
-            while k < order.count {
-                let f = Int(order[k].feature)
-                k += 1
-                var color = constColor, width = constWidth, dashes = constDashes
+            // Pass 1: each feature's paint.
+            lineItems.removeAll(keepingCapacity: true)
+            for (position, item) in order.enumerated() {
+                let f = Int(item.feature)
+                var color = constColor, width = constWidth
                 if dep {
                     let ctx = source.context(feature: f, states: featureStates)
                     color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
                     width = layer.number(.lineWidth, zoom: z, feature: ctx)
-                    dashes = layer.numbers(.lineDasharray, zoom: z, feature: ctx)
                 }
                 if g.pitched && mapPlaneLineWidths {
                     // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
                     // with distance. One scale per feature, from its bounding-box centre's depth,
-                    // quantised to quarter octaves so neighbouring features still batch together.
+                    // quantised to quarter octaves so features still batch together.
                     let b = source.data.bounds[f]
                     let depth = h.depth(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
                     let scale = min(2, max(0.125, g.transform.cameraDistance / max(depth, g.near)))
                     width *= mapExp2((mapLog2(scale) * 4).rounded() / 4)
                 }
-                if color != batchColor || width != batchWidth || dashes != batchDashes {
-                    flushLines(&style0, batchColor, batchWidth, batchDashes, view)
-                    batchColor = color; batchWidth = width; batchDashes = dashes
-                }
                 if color.alpha == 0 || width <= 0 { continue }
+                lineItems.append(LineItem(key: item.key, width: width, color: color.premultipliedARGB, position: Int32(position),
+                                          feature: item.feature, straight: color))
+            }
+            // Within one sort key the order of a layer's lines is not defined (Mapbox draws tile
+            // by tile), so group equal paint together: one stroke call per group instead of one
+            // per change of paint. Stable: ties keep document order.
+            if !dashDep {
+                lineItems.sort { a, b in
+                    if a.key != b.key { return a.key < b.key }
+                    if a.width != b.width { return a.width < b.width }
+                    if a.color != b.color { return a.color < b.color }
+                    return a.position < b.position
+                }
+            }
+            // Pass 2: stroke the groups.
+            path.removeAll()
+            var k = 0
+            while k < lineItems.count {
+                let item = lineItems[k]
+                k += 1
+                let f = Int(item.feature)
+                var dashes = constDashes
+                if dashDep { dashes = layer.numbers(.lineDasharray, zoom: z, feature: source.context(feature: f, states: featureStates)) }
+                if item.straight != batchColor || item.width != batchWidth || dashes != batchDashes {
+                    flushLines(&style0, batchColor, batchWidth, batchDashes, view)
+                    batchColor = item.straight; batchWidth = item.width; batchDashes = dashes
+                }
                 appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: false, asLines: true)
             }
             flushLines(&style0, batchColor, batchWidth, batchDashes, view)
@@ -386,6 +409,17 @@ public struct MapRenderer {
             view.fill(PixelRect(minX: 0, minY: y, maxX: width, maxY: y + 1), premultiplied: pixelColor(fog, a).premultipliedARGB)
         }
     }
+}
+
+/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:)``).
+struct LineItem {
+    var key: Double
+    var width: Double
+    /// Premultiplied colour, for sorting.
+    var color: UInt32
+    var position: Int32
+    var feature: Int32
+    var straight: Color
 }
 
 /// A style colour with an opacity, as a raster colour.
