@@ -59,6 +59,13 @@ enum Hairline {
         }
     }
 
+    /// ⌊x⌋ for |x| < 2^62 without a libm call (the default x86-64 target has no `roundsd`).
+    @inline(__always)
+    static func floor(_ x: Double) -> Int {
+        let i = Int(x)
+        return Double(i) > x ? i - 1 : i
+    }
+
     /// Walks major-axis cells `[i, i+1)` from `major0` to `major1` (ascending); minor position
     /// `minor0 + slope · (t − major0)`.
     @inline(__always)
@@ -77,7 +84,7 @@ enum Hairline {
             if length > 0 {
                 let center = minor0 + m * ((ma + mb) * 0.5 - major0)
                 let lo = center - half, hi = center + half
-                let j0 = max(minorLo, Int(lo.rounded(.down))), j1 = min(minorHi - 1, Int(hi.rounded(.down)))
+                let j0 = max(minorLo, Hairline.floor(max(-1e9, lo))), j1 = min(minorHi - 1, Hairline.floor(min(1e9, hi)))
                 if j0 <= j1 {
                     for j in j0...j1 {
                         let cover = (min(hi, Double(j + 1)) - max(lo, Double(j))) * length
