@@ -49,7 +49,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyTestSupport"],
+        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],

@@ -76,10 +76,10 @@ public enum FlybyCommandLine {
         ("window", "the interactive map window (not yet in this build)"),
         ("trace", "run a flight script without rendering and write its camera trace"),
         ("play", "render every frame of a flight or trace to MP4, GIF, Y4M or PNG frames"),
-        ("snapshot", "render one frame to a PNG (not yet in this build)"),
+        ("snapshot", "render one frame to a PNG"),
         ("diff", "compare two traces within a tolerance"),
         ("plot", "chart zoom, pitch, bearing, speed and viewport of a trace (PNG or SVG)"),
-        ("bench", "print benchmark figures (bench sim)"),
+        ("bench", "print benchmark figures (bench sim, bench render)"),
         ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
         ("help", "show help for a command"),
     ]
@@ -108,7 +108,10 @@ public enum FlybyCommandLine {
         case "plot":
             if rest.contains("--help") || rest.contains("-h") { out.print(PlotCommand.help); return }
             try PlotCommand.run(rest, out)
-        case "window", "snapshot":
+        case "snapshot":
+            if rest.contains("--help") || rest.contains("-h") { out.print(SnapshotCommand.help); return }
+            try SnapshotCommand.run(rest, out)
+        case "window":
             if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
             throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
         default:
@@ -143,7 +146,7 @@ public enum FlybyCommandLine {
         case "soak": return SoakCommand.help
         case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
         case "play": return PlayCommand.help
-        case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
+        case "snapshot": return SnapshotCommand.help
         case "plot": return PlotCommand.help
         case "help": return "usage: flyby help [COMMAND]"
         default: throw CommandError("unknown command '\(command)' (see 'flyby help')")

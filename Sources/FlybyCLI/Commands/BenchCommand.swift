@@ -1,13 +1,14 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyRender
 import Foundation
 
-/// `flyby bench sim` (and, later, `bench render`).
+/// `flyby bench sim` and `flyby bench render`.
 enum BenchCommand {
     static let help = """
     usage: flyby bench sim [--only NAME,…]
-           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N]   (not yet in this build)
+           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N]
 
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
     'swift build -c release' first: debug builds are many times slower.
@@ -17,6 +18,12 @@ enum BenchCommand {
       sim.follow_tick_ns          one tick while following the puck on the Helsinki drive (puck interpolation included)
       sim.transition_frames_per_s ticks per second through viewport transitions (overview ↔ followPuck, default
                                   transition, trace written to /dev/null)
+      render.median_ms            median wall time to render one frame (style and data loaded first;
+                                  3 warm-up frames, then N frames, default 60), on this thread
+      render.min_ms, render.p90_ms  the fastest and the 90th-percentile frame
+      render.cpu_median_ms        median thread CPU time per frame (immune to other processes)
+      render.load_ms              loading and parsing the style and its data, once
+      render.labels               labels and icons placed in the last frame
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
@@ -29,9 +36,19 @@ enum BenchCommand {
                 out.print("\(name): \(SimBench.measure(name))")
             }
         case "render":
-            throw CommandError("'bench render' is not yet available in this build (see 'flyby help bench')")
+            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames"])
+            guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'bench render'") }
+            var frames = 60
+            if let f = o.values["frames"] {
+                guard let n = Int(f), (1...100_000).contains(n) else { throw CommandError("--frames '\(f)' must be a whole number from 1 to 100000") }
+                frames = n
+            }
+            let t0 = SimBench.seconds()
+            let scene = try RenderScene(o)
+            let loadMs = (SimBench.seconds() - t0) * 1000
+            for (name, value) in try RenderBench.run(scene, frames: frames, loadMs: loadMs) { out.print("\(name): \(value)") }
         default:
-            throw CommandError("unknown benchmark suite '\(what)' (known: sim)")
+            throw CommandError("unknown benchmark suite '\(what)' (known: sim, render)")
         }
     }
 }
@@ -168,5 +185,31 @@ enum SimBench {
                  maxDuration: nil, minZoom: nil),
         ])
         return runFlight(script)
+    }
+}
+
+/// `flyby bench render`: frame times of one style and camera.
+enum RenderBench {
+    static func run(_ scene: RenderScene, frames: Int, loadMs: Double) throws -> [(String, String)] {
+        var renderer = try scene.makeRenderer()
+        var buffer = PixelBuffer(width: scene.width, height: scene.height)
+        for _ in 0..<3 { renderer.render(camera: scene.camera, into: &buffer) }
+        var wall: [Double] = [], cpu: [Double] = []
+        wall.reserveCapacity(frames); cpu.reserveCapacity(frames)
+        for _ in 0..<frames {
+            let c0 = RasterBench.threadCPUMilliseconds(), t0 = SimBench.seconds()
+            renderer.render(camera: scene.camera, into: &buffer)
+            wall.append((SimBench.seconds() - t0) * 1000)
+            cpu.append(RasterBench.threadCPUMilliseconds() - c0)
+        }
+        let sorted = wall.sorted()
+        return [("render.median_ms", SimBench.format(SimBench.median(wall))),
+                ("render.min_ms", SimBench.format(sorted[0])),
+                ("render.p90_ms", SimBench.format(sorted[min(sorted.count - 1, sorted.count * 9 / 10)])),
+                ("render.cpu_median_ms", SimBench.format(SimBench.median(cpu))),
+                ("render.frames", String(frames)),
+                ("render.size", "\(scene.width)x\(scene.height)"),
+                ("render.load_ms", SimBench.format(loadMs)),
+                ("render.labels", String(renderer.placedSymbolBoxes.count))]
     }
 }

@@ -17,8 +17,8 @@ public struct Path: Sendable {
         public var count: Int { end - start }
     }
 
-    public private(set) var points: [ScreenPoint] = []
-    public private(set) var contours: [Contour] = []
+    public internal(set) var points: [ScreenPoint] = []
+    public internal(set) var contours: [Contour] = []
 
     public init() {}
 
@@ -105,6 +105,31 @@ public struct Path: Sendable {
         }
         contours.append(Contour(start: start, end: points.count, isClosed: true))
     }
+
+    /// Starts an empty contour; follow with ``appendPoint(_:)`` and ``endContour(closed:)``.
+    /// The bulk form of ``move(to:)``/``line(to:)`` for renderers that emit many points.
+    public mutating func beginContour() {
+        contours.append(Contour(start: points.count, end: points.count, isClosed: false))
+    }
+
+    /// Appends a point to the contour opened by ``beginContour()`` (its end is set by ``endContour(closed:)``).
+    public mutating func appendPoint(_ p: ScreenPoint) { points.append(p) }
+
+    /// Finishes the contour opened by ``beginContour()``; one with fewer than `minimumCount`
+    /// points is removed again (with its points).
+    public mutating func endContour(closed: Bool, minimumCount: Int = 2) {
+        guard let last = contours.last else { return }
+        if points.count - last.start < minimumCount {
+            points.removeSubrange(last.start..<points.count)
+            contours.removeLast()
+            return
+        }
+        contours[contours.count - 1].end = points.count
+        contours[contours.count - 1].isClosed = closed
+    }
+
+    /// The number of points in the open (last) contour so far.
+    public var openContourCount: Int { points.count - (contours.last?.start ?? points.count) }
 
     /// Appends `ring` as one contour (closed or open) in one step.
     mutating func appendContour(_ ring: [ScreenPoint], closed: Bool) {

@@ -40,7 +40,7 @@ public enum RasterBench {
     }
 
     /// The calling thread's CPU time in milliseconds (0 where unavailable).
-    static func threadCPUMilliseconds() -> Double {
+    public static func threadCPUMilliseconds() -> Double {
         #if canImport(Glibc)
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)

@@ -1,0 +1,79 @@
+import FlybyCore
+import FlybyData
+import FlybyFlight
+import FlybyMedia
+import FlybyRender
+
+/// `flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]`.
+enum SnapshotCommand {
+    static let help = """
+    usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]
+
+    Renders one frame of a style to a PNG. --style is a built-in style (world, city, optionally
+    with a light preset: world:night) or a style JSON file (default world). --size defaults to
+    1280x720. --camera is a Camera object as JSON text, e.g.
+      --camera '{"center": [24.94, 60.17], "zoom": 14, "pitch": 60, "bearing": 30}'
+    Fields it leaves out come from the style's default camera. The PNG is written atomically.
+    """
+
+    static func run(_ args: [String], _ out: CommandOutput) throws {
+        let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera"])
+        guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'snapshot' (see 'flyby help snapshot')") }
+        guard let dest = o.values["out"] else { throw CommandError("'snapshot' needs --out FILE.png (see 'flyby help snapshot')") }
+        let scene = try RenderScene(o)
+        var renderer = try scene.makeRenderer()
+        var frame = PixelBuffer(width: scene.width, height: scene.height)
+        renderer.render(camera: scene.camera, into: &frame)
+        let png = try PNGEncoder(compressionLevel: 9).encode(pixels: frame.pixels, width: frame.width, height: frame.height)
+        do {
+            try AtomicFileWriter.write(png, to: dest)
+        } catch {
+            throw CommandError("cannot write '\(dest)': \(error)")
+        }
+    }
+}
+
+/// The style, size and camera shared by `snapshot` and `bench render`.
+struct RenderScene {
+    var style: LoadedStyle
+    var width: Int
+    var height: Int
+    var camera: CameraState
+
+    init(_ o: Options) throws {
+        // Cheap checks first, so a typo is reported before the data is loaded.
+        (width, height) = try RenderScene.parseSize(o.values["size"] ?? "1280x720")
+        var options: CameraOptions?
+        if let json = o.values["camera"] {
+            let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
+            options = try FlightScriptParser.camera(doc.cursor)
+        }
+        var loader = StyleLoader()
+        style = try loader.load(o.values["style"] ?? "world")
+        var camera = style.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
+        if let options {
+            if let c = options.center { camera.center = c }
+            if let z = options.zoom { camera.zoom = z }
+            if let b = options.bearing { camera.bearing = b }
+            if let p = options.pitch { camera.pitch = min(max(p, 0), 85) }
+            if let p = options.padding { camera.padding = p }
+        }
+        camera.zoom = min(max(camera.zoom, 0), 24)
+        self.camera = camera
+    }
+
+    func makeRenderer() throws -> MapRenderer {
+        do { return try MapRenderer(style: style, width: width, height: height) } catch {
+            throw CommandError("cannot load the built-in font: \(error)", exitCode: 2)
+        }
+    }
+
+    /// `WxH` with whole sides 1…16384.
+    static func parseSize(_ s: String) throws -> (Int, Int) {
+        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
+            throw CommandError("--size '\(s)' must be WxH with whole numbers from 1 to 16384 (e.g. 1280x720)")
+        }
+        return (w, h)
+    }
+}

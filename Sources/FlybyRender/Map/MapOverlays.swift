@@ -1,0 +1,235 @@
+import FlybyCore
+import FlybyData
+
+/// The overlays drawn over the map: the 2D location puck and the ornaments.
+extension MapRenderer {
+    static let puckBlue = Color(rgb: 0x1E88E5)
+
+    /// The 2D puck (Mapbox's default `Puck2D`): a translucent accuracy circle of
+    /// `horizontalAccuracy` metres, a white-ringed blue dot, and an arrow pointing along the
+    /// course (or heading) when one is known. Screen pixels; the arrow turns with the map bearing.
+    mutating func drawPuck(_ puck: PuckState, _ g: FrameGeometry, _ view: PixelBufferView) {
+        let c = puck.coordinate
+        var (x, y) = WebMercator.project(c, worldSize: g.worldSize)
+        let half = g.worldSize / 2
+        while x - g.transform.centerX > half { x -= g.worldSize }
+        while x - g.transform.centerX < -half { x += g.worldSize }
+        let w = g.homography.depth(x: x, y: y)
+        guard w >= g.near && w <= g.far else { return }
+        let p = g.homography.apply(x: x, y: y)
+        let center = ScreenPoint(x: p.x, y: p.y)
+        guard center.x > -200 && center.y > -200 && center.x < Double(width) + 200 && center.y < Double(height) + 200 else { return }
+        // Accuracy ring: metres → points at this latitude, shrunk by the perspective at the puck.
+        let metersPerPoint = WebMercator.metersPerPoint(latitude: c.latitude, zoom: g.zoom)
+        let perspective = g.transform.cameraDistance / w
+        let accuracy = puck.horizontalAccuracy / metersPerPoint * perspective
+        if accuracy.isFinite && accuracy > 10 {
+            path.removeAll()
+            path.addCircle(center: center, radius: min(accuracy, 4000), tolerance: 0.3)
+            painter.fill(path, color: Color(rgb: 0x1E88E5, alpha: 40), into: view)
+            painter.stroke(path, style: StrokeStyle(width: 1), color: Color(rgb: 0x1E88E5, alpha: 110), into: view)
+        }
+        // Bearing arrow.
+        if puck.course != nil || puck.heading != nil {
+            let bearing = puck.course != nil ? puck.bearing(.course) : puck.bearing(.heading)
+            let a = (bearing - g.transform.state.bearing) * Double.pi / 180
+            let s = mapSin(a), co = mapCos(a)
+            func rot(_ dx: Double, _ dy: Double) -> ScreenPoint {  // dy up = ahead
+                ScreenPoint(x: center.x + co * dx + s * dy, y: center.y + s * dx - co * dy)
+            }
+            path.removeAll()
+            path.move(to: rot(0, 20)); path.line(to: rot(8, 9)); path.line(to: rot(0, 12)); path.line(to: rot(-8, 9)); path.close()
+            painter.stroke(path, style: StrokeStyle(width: 2, join: .round), color: .white, into: view)
+            painter.fill(path, color: MapRenderer.puckBlue, into: view)
+        }
+        path.removeAll()
+        path.addCircle(center: center, radius: 9)
+        painter.fill(path, color: Color(red: 0, green: 0, blue: 0, alpha: 50), into: view)
+        path.removeAll()
+        path.addCircle(center: center, radius: 8)
+        painter.fill(path, color: .white, into: view)
+        path.removeAll()
+        path.addCircle(center: center, radius: 5.5)
+        painter.fill(path, color: MapRenderer.puckBlue, into: view)
+    }
+
+    /// Scale bar (bottom-left), compass (top-right, only when the bearing is not 0) and the
+    /// attribution (bottom-right, always).
+    mutating func drawOrnaments(_ camera: CameraState, _ g: FrameGeometry, _ view: PixelBufferView) {
+        let ink = Color(rgb: 0x333333)
+        if showsOrnaments {
+            // Scale bar: the largest 1-2-5 distance that fits in 100 points, measured at the
+            // principal point's latitude (under the camera centre).
+            let metersPerPoint = WebMercator.metersPerPoint(latitude: camera.center.latitude, zoom: camera.zoom)
+            if metersPerPoint.isFinite && metersPerPoint > 0 {
+                let maxMeters = metersPerPoint * 100
+                let exponent = mapLog10(maxMeters).rounded(.down)
+                let base = mapPow(10, exponent)
+                let nice = [5.0, 2, 1].first { $0 * base <= maxMeters }.map { $0 * base } ?? base
+                let barWidth = nice / metersPerPoint
+                let label = nice >= 1000 ? "\(MapRenderer.shortNumber(nice / 1000)) km" : "\(MapRenderer.shortNumber(nice)) m"
+                let x0 = 10.0, y0 = Double(height) - 14
+                path.removeAll()
+                path.addRect(x: x0 - 1, y: y0 - 15, width: barWidth + 2, height: 19)
+                painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 170), into: view)
+                path.removeAll()
+                path.move(to: ScreenPoint(x: x0, y: y0 - 6)); path.line(to: ScreenPoint(x: x0, y: y0 + 1.5))
+                path.line(to: ScreenPoint(x: x0 + barWidth, y: y0 + 1.5)); path.line(to: ScreenPoint(x: x0 + barWidth, y: y0 - 6))
+                painter.stroke(path, style: StrokeStyle(width: 1.5), color: ink, into: view)
+                text.drawSimple(label, at: ScreenPoint(x: x0 + 3, y: y0 - 15), size: 11, color: ink, painter: &painter, view: view)
+            }
+            // Compass.
+            let bearing = camera.bearing.truncatingRemainder(dividingBy: 360)
+            if abs(bearing) > 1e-9 {
+                let c = ScreenPoint(x: Double(width) - 30, y: 30)
+                path.removeAll()
+                path.addCircle(center: c, radius: 17)
+                painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 220), into: view)
+                painter.stroke(path, style: StrokeStyle(width: 1), color: Color(rgb: 0x000000, alpha: 60), into: view)
+                let a = -bearing * Double.pi / 180
+                let s = mapSin(a), co = mapCos(a)
+                func rot(_ dx: Double, _ dy: Double) -> ScreenPoint {
+                    ScreenPoint(x: c.x + co * dx - s * dy, y: c.y + s * dx + co * dy)
+                }
+                path.removeAll()
+                path.move(to: rot(0, -13)); path.line(to: rot(5, 0)); path.line(to: rot(-5, 0)); path.close()
+                painter.fill(path, color: Color(rgb: 0xE53935), into: view)
+                path.removeAll()
+                path.move(to: rot(0, 13)); path.line(to: rot(5, 0)); path.line(to: rot(-5, 0)); path.close()
+                painter.fill(path, color: Color(rgb: 0x607080), into: view)
+            }
+        }
+        // Attribution (licence requirement: on every frame).
+        let size = width < 700 ? 8.5 : 10.0
+        let m = text.measure(attribution, size: size)
+        let x = Double(width) - m.width - 6, y = Double(height) - m.height - 2
+        path.removeAll()
+        path.addRect(x: x - 4, y: y - 1, width: m.width + 8, height: m.height + 2)
+        painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 160), into: view)
+        text.drawSimple(attribution, at: ScreenPoint(x: x, y: y), size: size, color: Color(rgb: 0x333333), painter: &painter, view: view)
+    }
+
+    /// "2", "0.5", "20" — no trailing ".0".
+    static func shortNumber(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(v)
+    }
+}
+
+/// A feature found under a screen point by ``MapRenderer/queryFeatures(at:camera:tolerance:)``.
+public struct QueriedFeature: Sendable {
+    /// The style layer that draws it.
+    public var layerID: String
+    /// The style source it comes from.
+    public var sourceID: String
+    /// Its index in the source's features.
+    public var featureIndex: Int
+    /// Its id for feature-state (promoteId, GeoJSON id, or generated), nil when it has none.
+    public var featureID: PropertyValue?
+    /// Its GeoJSON properties.
+    public var properties: PropertyMap
+}
+
+extension MapRenderer {
+    /// The features drawn at a screen point, topmost layer first (within a layer, last drawn
+    /// first), for taps: fills that contain the point (even-odd), lines within half their width
+    /// plus `tolerance` pixels, circles within their radius plus `tolerance`. Symbol layers are
+    /// not queried. Filters, zoom ranges and visibility apply as when drawing.
+    /// - Parameters:
+    ///   - point: screen point (pixels, origin top-left, y down).
+    ///   - camera: the camera the frame was drawn with.
+    ///   - tolerance: extra reach in pixels for lines and circles.
+    public func queryFeatures(at point: ScreenPoint, camera: CameraState, tolerance: Double = 3) -> [QueriedFeature] {
+        let g = FrameGeometry(camera: camera, width: width, height: height)
+        guard point.y > g.horizonY else { return [] }
+        let z = camera.zoom
+        let wp = g.transform.worldPoint(for: point)
+        var ux = wp.x / g.worldSize
+        ux -= ux.rounded(.down)  // the world copy in 0…1
+        let uy = wp.y / g.worldSize
+        // Local scale: unit Mercator per screen pixel at the point.
+        let wp2 = g.transform.worldPoint(for: ScreenPoint(x: point.x + 1, y: point.y))
+        let unitPerPixel = max(1e-12, (((wp2.x - wp.x) * (wp2.x - wp.x) + (wp2.y - wp.y) * (wp2.y - wp.y)).squareRoot()) / g.worldSize)
+        var result: [QueriedFeature] = []
+        var hits: [Int32] = []
+        for layer in style.style.layers.reversed() where layer.isVisible(atZoom: z) {
+            guard layer.type == .fill || layer.type == .line || layer.type == .circle, let source = style.source(for: layer) else { continue }
+            let level = source.data.level(forZoom: z)
+            let reachPixels: Double
+            switch layer.type {
+            case .line: reachPixels = 64
+            case .circle: reachPixels = 64
+            default: reachPixels = 0
+            }
+            let r = reachPixels * unitPerPixel
+            hits.removeAll(keepingCapacity: true)
+            source.data.query(MercatorBox(minX: ux - r, minY: uy - r, maxX: ux + r, maxY: uy + r), zoom: z, into: &hits)
+            for f32 in hits.reversed() {
+                let f = Int(f32)
+                let ctx = source.context(feature: f, states: featureStates)
+                guard layer.accepts(zoom: z, feature: ctx) else { continue }
+                var hit = false
+                switch layer.type {
+                case .fill:
+                    hit = MapRenderer.polygonContains(level, feature: f, ux, uy)
+                case .line:
+                    let halfWidth = layer.number(.lineWidth, zoom: z, feature: ctx) / 2 + tolerance
+                    hit = MapRenderer.distanceToLines(level, feature: f, ux, uy) <= halfWidth * unitPerPixel
+                case .circle:
+                    let reach = layer.number(.circleRadius, zoom: z, feature: ctx) + layer.number(.circleStrokeWidth, zoom: z, feature: ctx) + tolerance
+                    hit = MapRenderer.distanceToPoints(level, feature: f, ux, uy) <= reach * unitPerPixel
+                default: break
+                }
+                if hit {
+                    result.append(QueriedFeature(layerID: layer.id, sourceID: source.id, featureIndex: f,
+                                                 featureID: source.featureIDs[f], properties: source.data.features[f].properties))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Even-odd point-in-polygon over all polygon rings of a feature (crossing number; Shimrat,
+    /// "Algorithm 112: Position of point relative to polygon", CACM 5(8), 1962).
+    static func polygonContains(_ level: GeometryLevel, feature f: Int, _ x: Double, _ y: Double) -> Bool {
+        var inside = false
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.polygon != 0 {
+            let range = level.points(ofRing: r)
+            guard range.count >= 3 else { continue }
+            var j = range.upperBound - 1
+            for i in range {
+                let xi = level.xy[2 * i], yi = level.xy[2 * i + 1], xj = level.xy[2 * j], yj = level.xy[2 * j + 1]
+                if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
+                j = i
+            }
+        }
+        return inside
+    }
+
+    /// Smallest distance (unit Mercator) from a point to the line strings and polygon outlines of a feature.
+    static func distanceToLines(_ level: GeometryLevel, feature f: Int, _ x: Double, _ y: Double) -> Double {
+        var best = Double.infinity
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
+            let range = level.points(ofRing: r)
+            guard range.count >= 2 else { continue }
+            let closed = level.ringFlags[r] & RingFlags.polygon != 0
+            var j = closed ? range.upperBound - 1 : range.lowerBound
+            for i in (closed ? range.lowerBound : range.lowerBound + 1)..<range.upperBound {
+                best = min(best, pointSegmentDistanceSquared(x, y, level.xy[2 * j], level.xy[2 * j + 1], level.xy[2 * i], level.xy[2 * i + 1]))
+                j = i
+            }
+        }
+        return best.squareRoot()
+    }
+
+    /// Smallest distance (unit Mercator) from a point to the points of a feature.
+    static func distanceToPoints(_ level: GeometryLevel, feature f: Int, _ x: Double, _ y: Double) -> Double {
+        var best = Double.infinity
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points != 0 {
+            for k in level.points(ofRing: r) {
+                let dx = level.xy[2 * k] - x, dy = level.xy[2 * k + 1] - y
+                best = min(best, dx * dx + dy * dy)
+            }
+        }
+        return best.squareRoot()
+    }
+}

@@ -1,0 +1,431 @@
+import FlybyCore
+import FlybyData
+
+/// Draws a loaded style for a camera into a ``PixelBuffer``: the map renderer of every window
+/// frame, snapshot and video frame.
+///
+/// A frame is: the background layers; the fill, line and circle layers in style order, each
+/// feature's geometry taken from the simplification level for the zoom, culled with the source's
+/// R-tree against the visible ground box, clipped to the depth strip in front of the camera and
+/// projected through the camera's ground homography (true perspective for pitch and bearing;
+/// padding moves the principal point); world copies either side of the antimeridian at low zoom;
+/// the sky gradient above the horizon when pitched; labels and icons with collision detection
+/// (``SymbolPlacer``); then the puck and the ornaments (scale bar, compass, attribution).
+///
+/// Polygons are filled with the non-zero rule: GeoJSON rings are oriented (holes run the other
+/// way, RFC 7946), and non-zero stays solid where simplification made a ring cross itself.
+///
+/// Paint properties are evaluated once per layer when they do not depend on the feature, else per
+/// feature with its feature-state (``featureStates``, e.g. `select`). Rendering is deterministic:
+/// the same style, camera and state always give the same pixels. Scratch storage (paths, query
+/// lists, clip buffers, the rasterizer's cells) is reused from frame to frame; the labels still
+/// allocate for their text layout.
+///
+/// Usage:
+/// ```swift
+/// var loader = StyleLoader()
+/// var renderer = try MapRenderer(style: try loader.load("world:night"), width: 1280, height: 720)
+/// var frame = PixelBuffer(width: 1280, height: 720)
+/// renderer.render(camera: camera, puck: puck, into: &frame)
+/// ```
+public struct MapRenderer {
+    /// The style being drawn.
+    public let style: LoadedStyle
+    /// Frame size in pixels.
+    public let width: Int
+    public let height: Int
+    /// Feature state read by `feature-state` expressions (e.g. `select` on a tapped country).
+    public var featureStates = FeatureStateStore()
+    /// Draw the scale bar and the compass (the attribution is always drawn: it is a licence requirement).
+    public var showsOrnaments = true
+    /// Draw labels and icons.
+    public var showsSymbols = true
+    /// The credit line drawn bottom-right on every frame.
+    public var attribution = MapRenderer.defaultAttribution
+
+    /// The data credits of the built-in data (OpenStreetMap, TrafficSense, Natural Earth).
+    public static let defaultAttribution =
+        "© OpenStreetMap contributors · TrafficSense / Aalto University (CC BY 4.0) · Natural Earth"
+
+    var painter: Painter
+    var path = Path()
+    var strokePath = Path()
+    var hits: [Int32] = []
+    var order: [(key: Double, feature: Int32)] = []
+    var lineItems: [LineItem] = []
+    var clipper = DepthClipper()
+    var text: TextRenderer
+    var placer = SymbolPlacer()
+    var images: [String: PixelBuffer] = [:]
+    /// Draw only the layers whose index is in this range (debugging; nil: all).
+    var layerRange: Range<Int>?
+    /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:)``).
+    var mapPlaneLineWidths = true
+
+    /// A renderer for frames of `width × height` pixels.
+    /// - Throws: ``FontError`` when the built-in font cannot be read.
+    /// - Precondition: `width, height > 0`.
+    public init(style: LoadedStyle, width: Int, height: Int) throws(FontError) {
+        precondition(width > 0 && height > 0, "MapRenderer size must be positive")
+        self.style = style
+        self.width = width
+        self.height = height
+        painter = Painter(width: width, height: height)
+        text = try TextRenderer()
+    }
+
+    /// Adds (or replaces) an image that symbol layers name in `icon-image`.
+    /// - Parameter image: premultiplied pixels; drawn at 1 image pixel per screen pixel × `icon-size`.
+    public mutating func addImage(name: String, image: PixelBuffer) {
+        images[name] = image
+    }
+
+    /// Removes an image added with ``addImage(name:image:)``.
+    public mutating func removeImage(name: String) { images[name] = nil }
+
+    /// The label and icon boxes placed in the last frame (screen pixels), for tests and debugging.
+    public var placedSymbolBoxes: [SymbolBox] { placer.placed }
+
+    /// Renders one frame.
+    /// - Parameters:
+    ///   - camera: the camera (zoom, centre, bearing, pitch, padding).
+    ///   - puck: the location puck to draw, if any.
+    ///   - buffer: the frame; it must be `width × height` (it is replaced when it is not).
+    public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
+        if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
+        let g = FrameGeometry(camera: camera, width: width, height: height)
+        let zoom = camera.zoom
+        // Background: clear to the first opaque background colour, blend the others.
+        var cleared = false
+        for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
+            let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom))
+            if !cleared { buffer.clear(to: .white); cleared = true }
+            buffer.fill(buffer.bounds, color: c)
+        }
+        if !cleared { buffer.clear(to: .white) }
+        buffer.withView { view in
+            for (k, layer) in style.style.layers.enumerated() where layer.isVisible(atZoom: zoom) {
+                if let layerRange, !layerRange.contains(k) { continue }
+                switch layer.type {
+                case .fill: drawFill(layer, g, view)
+                case .line: drawLine(layer, g, view)
+                case .circle: drawCircles(layer, g, view)
+                case .background, .symbol: break
+                }
+                _ = k
+            }
+            if g.pitched { drawSky(g, view) }
+            if showsSymbols { placeAndDrawSymbols(g, view) }
+            if let puck { drawPuck(puck, g, view) }
+            drawOrnaments(camera, g, view)
+        }
+    }
+
+    // MARK: Layers
+
+    /// The features of `layer`'s source to draw in world copy `copy`, in order (sort key, then
+    /// document order), into ``order``.
+    mutating func collectFeatures(_ layer: StyleLayer, _ source: LoadedSource, _ g: FrameGeometry, copy: Int,
+                                  sortKey: StyleProperty?) {
+        hits.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        source.data.query(g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
+        let needsContext = layer.filter != nil || (sortKey.map { layer.isFeatureDependent($0) } ?? false)
+        let constantKey = sortKey.map { layer.number($0, zoom: g.zoom) } ?? 0
+        for f in hits {
+            if needsContext {
+                let ctx = source.context(feature: Int(f), states: featureStates)
+                guard layer.accepts(zoom: g.zoom, feature: ctx) else { continue }
+                let key = sortKey.map { layer.isFeatureDependent($0) ? layer.number($0, zoom: g.zoom, feature: ctx) : constantKey } ?? 0
+                order.append((key, f))
+            } else {
+                order.append((constantKey, f))
+            }
+        }
+        if let sortKey, layer.expression(sortKey) != nil {
+            // Stable: equal keys keep document order.
+            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.feature < $1.feature }
+        }
+    }
+
+    /// Appends feature `f`'s rings of the given kind (polygon rings, or lines and polygon outlines)
+    /// projected for world copy `copy`. Returns false when the feature is entirely outside the depth strip.
+    mutating func appendGeometry(_ level: GeometryLevel, _ source: LoadedSource, feature f: Int, copy: Int,
+                                 _ g: FrameGeometry, _ h: Homography, polygonsOnly: Bool, asLines: Bool) {
+        var clip = false
+        var level = level
+        if g.pitched {
+            let b = source.data.bounds[f]
+            let w00 = h.depth(x: b.minX, y: b.minY), w10 = h.depth(x: b.maxX, y: b.minY)
+            let w01 = h.depth(x: b.minX, y: b.maxY), w11 = h.depth(x: b.maxX, y: b.maxY)
+            let lo = min(min(w00, w10), min(w01, w11)), hi = max(max(w00, w10), max(w01, w11))
+            if hi < g.near || lo > g.far { return }
+            clip = lo < g.near || hi > g.far
+            // Level of detail by distance: a feature at depth W is drawn at scale d / W, i.e. at
+            // zoom z − log2(W / d); its nearest point decides (so the error stays ≤ ½ px).
+            let ratio = lo / g.transform.cameraDistance
+            if ratio > 1.5 {
+                let k = source.data.levelIndex(forZoom: g.zoom - mapLog2(ratio))
+                let levels = source.data.levels
+                if levels[k].featureRingStart[f + 1] == levels[k].featureRingStart[f] { return }  // dropped at that scale
+                level = levels[k]
+            }
+        }
+        level.xy.withUnsafeBufferPointer { xy in
+            for r in level.rings(ofFeature: f) {
+                let flags = level.ringFlags[r]
+                if flags & RingFlags.points != 0 { continue }
+                let isPolygon = flags & RingFlags.polygon != 0
+                if polygonsOnly && !isPolygon { continue }
+                let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
+                if clip {
+                    if isPolygon {
+                        clipper.appendPolygon(xy, s, e, h: h, near: g.near, far: g.far, into: &path)
+                    } else {
+                        clipper.appendPolyline(xy, s, e, h: h, near: g.near, far: g.far, into: &path)
+                    }
+                    continue
+                }
+                path.beginContour()
+                // Projected points closer than 1/8 px to the previous one add nothing visible.
+                var lx = Double.infinity, ly = Double.infinity
+                for k in s..<e {
+                    let p = h.project(xy[2 * k], xy[2 * k + 1])
+                    let dx = p.x - lx, dy = p.y - ly
+                    if dx * dx + dy * dy < 0.015625 && k != e - 1 { continue }
+                    path.appendPoint(p)
+                    lx = p.x; ly = p.y
+                }
+                path.endContour(closed: isPolygon, minimumCount: isPolygon ? 3 : 2)
+            }
+        }
+    }
+
+    mutating func drawFill(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+        guard let source = style.source(for: layer) else { return }
+        let level = source.data.level(forZoom: g.zoom)
+        let z = g.zoom
+        let colorDep = layer.isFeatureDependent(.fillColor) || layer.isFeatureDependent(.fillOpacity)
+        let outlineSet = layer.expression(.fillOutlineColor) != nil && layer.bool(.fillAntialias, zoom: z)
+        let outlineDep = outlineSet && layer.isFeatureDependent(.fillOutlineColor)
+        let constColor = pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
+        let constOutline = outlineSet ? pixelColor(layer.color(.fillOutlineColor, zoom: z), layer.number(.fillOpacity, zoom: z)) : .transparent
+        for copy in g.firstCopy...g.lastCopy {
+            let h = g.unitHomography(copy: copy)
+            collectFeatures(layer, source, g, copy: copy, sortKey: .fillSortKey)
+            var k = 0
+            while k < order.count {
+                let f = Int(order[k].feature)
+                k += 1
+                var color = constColor, outline = constOutline
+                if colorDep || outlineDep {
+                    let ctx = source.context(feature: f, states: featureStates)
+                    let opacity = layer.number(.fillOpacity, zoom: z, feature: ctx)
+                    if colorDep { color = pixelColor(layer.color(.fillColor, zoom: z, feature: ctx), opacity) }
+                    if outlineDep { outline = pixelColor(layer.color(.fillOutlineColor, zoom: z, feature: ctx), opacity) }
+                }
+                if color.alpha == 0 && outline.alpha == 0 { continue }
+                path.removeAll()
+                appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: true, asLines: false)
+                if path.isEmpty { continue }
+                painter.fill(path, color: color, rule: .nonZero, into: view)
+                if outlineSet && outline.alpha != 0 {
+                    Hairline.stroke(path, width: 1, color: outline, into: view)
+                }
+            }
+        }
+    }
+
+    mutating func drawLine(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+        guard let source = style.source(for: layer) else { return }
+        let level = source.data.level(forZoom: g.zoom)
+        let z = g.zoom
+        let dep = layer.isFeatureDependent(.lineColor) || layer.isFeatureDependent(.lineOpacity)
+            || layer.isFeatureDependent(.lineWidth) || layer.isFeatureDependent(.lineDasharray)
+        var style0 = StrokeStyle(width: layer.number(.lineWidth, zoom: z))
+        style0.cap = { switch layer.string(.lineCap, zoom: z) { case "round": return .round; case "square": return .square; default: return .butt } }()
+        style0.join = { switch layer.string(.lineJoin, zoom: z) { case "round": return .round; case "bevel": return .bevel; default: return .miter } }()
+        style0.miterLimit = layer.number(.lineMiterLimit, zoom: z)
+        style0.tolerance = 0.25
+        let constColor = pixelColor(layer.color(.lineColor, zoom: z), layer.number(.lineOpacity, zoom: z))
+        let constDashes = layer.numbers(.lineDasharray, zoom: z)
+        // Consecutive features with the same paint are stroked as one path: fewer calls, and
+        // crossings within a layer never double-blend translucent colour.
+        let constWidth = style0.width  // style0.width is overwritten by each flush
+        var batchColor = constColor, batchWidth = constWidth, batchDashes = constDashes
+        let dashDep = layer.isFeatureDependent(.lineDasharray)
+        for copy in g.firstCopy...g.lastCopy {
+            let h = g.unitHomography(copy: copy)
+            collectFeatures(layer, source, g, copy: copy, sortKey: .lineSortKey)
+            // Pass 1: each feature's paint.
+            lineItems.removeAll(keepingCapacity: true)
+            for (position, item) in order.enumerated() {
+                let f = Int(item.feature)
+                var color = constColor, width = constWidth
+                if dep {
+                    let ctx = source.context(feature: f, states: featureStates)
+                    color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
+                    width = layer.number(.lineWidth, zoom: z, feature: ctx)
+                }
+                if g.pitched && mapPlaneLineWidths {
+                    // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
+                    // with distance. One scale per feature, from its bounding-box centre's depth,
+                    // quantised to quarter octaves so features still batch together.
+                    let b = source.data.bounds[f]
+                    let depth = h.depth(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
+                    let scale = min(2, max(0.125, g.transform.cameraDistance / max(depth, g.near)))
+                    width *= mapExp2((mapLog2(scale) * 4).rounded() / 4)
+                }
+                if color.alpha == 0 || width <= 0 { continue }
+                lineItems.append(LineItem(key: item.key, width: width, color: color.premultipliedARGB, position: Int32(position),
+                                          feature: item.feature, straight: color))
+            }
+            // Within one sort key the order of a layer's lines is not defined (Mapbox draws tile
+            // by tile), so group equal paint together: one stroke call per group instead of one
+            // per change of paint. Stable: ties keep document order.
+            if !dashDep {
+                lineItems.sort { a, b in
+                    if a.key != b.key { return a.key < b.key }
+                    if a.width != b.width { return a.width < b.width }
+                    if a.color != b.color { return a.color < b.color }
+                    return a.position < b.position
+                }
+            }
+            // Pass 2: stroke the groups.
+            path.removeAll()
+            var k = 0
+            while k < lineItems.count {
+                let item = lineItems[k]
+                k += 1
+                let f = Int(item.feature)
+                var dashes = constDashes
+                if dashDep { dashes = layer.numbers(.lineDasharray, zoom: z, feature: source.context(feature: f, states: featureStates)) }
+                if item.straight != batchColor || item.width != batchWidth || dashes != batchDashes {
+                    flushLines(&style0, batchColor, batchWidth, batchDashes, view)
+                    batchColor = item.straight; batchWidth = item.width; batchDashes = dashes
+                }
+                appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: false, asLines: true)
+            }
+            flushLines(&style0, batchColor, batchWidth, batchDashes, view)
+        }
+    }
+
+    private mutating func flushLines(_ s: inout StrokeStyle, _ color: Color, _ width: Double, _ dashes: [Double]?,
+                                     _ view: PixelBufferView) {
+        defer { path.removeAll() }
+        guard !path.isEmpty, color.alpha != 0, width > 0 else { return }
+        if width <= 1 && dashes == nil {
+            Hairline.stroke(path, width: width, color: color, into: view)
+            return
+        }
+        s.width = width
+        s.dashes.removeAll(keepingCapacity: true)
+        if let dashes {
+            // Mapbox dash lengths are in line widths.
+            let unit = max(width, 1)
+            for d in dashes { s.dashes.append(d * unit) }
+        }
+        painter.stroke(path, style: s, color: color, into: view)
+    }
+
+    mutating func drawCircles(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+        guard let source = style.source(for: layer) else { return }
+        let level = source.data.level(forZoom: g.zoom)
+        let z = g.zoom
+        let props: [StyleProperty] = [.circleRadius, .circleColor, .circleOpacity, .circleStrokeWidth, .circleStrokeColor, .circleStrokeOpacity]
+        let dep = props.contains { layer.isFeatureDependent($0) }
+        var ctx = FeatureContext.empty
+        for copy in g.firstCopy...g.lastCopy {
+            let h = g.unitHomography(copy: copy)
+            collectFeatures(layer, source, g, copy: copy, sortKey: .circleSortKey)
+            var k = 0
+            while k < order.count {
+                let f = Int(order[k].feature)
+                k += 1
+                if dep { ctx = source.context(feature: f, states: featureStates) }
+                let radius = layer.number(.circleRadius, zoom: z, feature: ctx)
+                let fill = pixelColor(layer.color(.circleColor, zoom: z, feature: ctx), layer.number(.circleOpacity, zoom: z, feature: ctx))
+                let sw = layer.number(.circleStrokeWidth, zoom: z, feature: ctx)
+                let stroke = pixelColor(layer.color(.circleStrokeColor, zoom: z, feature: ctx), layer.number(.circleStrokeOpacity, zoom: z, feature: ctx))
+                for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points != 0 {
+                    for p in level.points(ofRing: r) {
+                        let x = level.xy[2 * p], y = level.xy[2 * p + 1]
+                        let w = h.depth(x: x, y: y)
+                        guard w >= g.near && w <= g.far else { continue }
+                        let c = h.project(x, y)
+                        let reach = radius + sw
+                        guard c.x > -reach && c.y > -reach && c.x < Double(width) + reach && c.y < Double(height) + reach else { continue }
+                        if radius > 0 && fill.alpha != 0 {
+                            path.removeAll()
+                            path.addCircle(center: c, radius: radius, tolerance: 0.2)
+                            painter.fill(path, color: fill, into: view)
+                        }
+                        if sw > 0 && stroke.alpha != 0 {
+                            path.removeAll()
+                            path.addCircle(center: c, radius: radius + sw / 2, tolerance: 0.2)
+                            painter.stroke(path, style: StrokeStyle(width: sw), color: stroke, into: view)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Sky
+
+    /// The sky above the horizon: `horizon-color` at the horizon blending to `sky-color` over the
+    /// top `sky-horizon-blend` of the sky; and the fog, `fog-color` fading out below the horizon
+    /// over `horizon-fog-blend` × 15 % of the ground. Rows are filled whole, with the horizon row
+    /// anti-aliased by its covered fraction.
+    mutating func drawSky(_ g: FrameGeometry, _ view: PixelBufferView) {
+        let z = g.zoom
+        let sky = style.style.sky
+        let skyColor = sky?.color(.skyColor, zoom: z) ?? StyleColor(r8: 0x9F, g8: 0xC6, b8: 0xEE)
+        let horizon = sky?.color(.horizonColor, zoom: z) ?? StyleColor(r8: 0xE8, g8: 0xF1, b8: 0xFA)
+        let fog = sky?.color(.fogColor, zoom: z) ?? StyleColor(r8: 0xF4, g8: 0xF7, b8: 0xFB)
+        let blend = max(0.05, sky?.number(.skyHorizonBlend, zoom: z) ?? 0.6)
+        let fogBlend = sky?.number(.horizonFogBlend, zoom: z) ?? 0.7
+        let hy = g.horizonY
+        guard hy > 0 else { return }
+        let skyHeight = hy
+        let last = min(height, Int(hy.rounded(.up)))
+        for y in 0..<last {
+            let dist = hy - (Double(y) + 0.5)
+            let t = min(1, max(0, dist / (skyHeight * blend)))
+            let c = StyleColor.interpolate(horizon, skyColor, t * t * (3 - 2 * t))
+            let coverage = min(1, hy - Double(y))
+            view.fill(PixelRect(minX: 0, minY: y, maxX: width, maxY: y + 1), premultiplied: pixelColor(c, coverage).premultipliedARGB)
+        }
+        // Fog below the horizon.
+        let fogRows = Double(height) * 0.15 * fogBlend
+        guard fogRows >= 1 else { return }
+        let first = max(0, Int(hy.rounded(.down)))
+        let end = min(height, Int((hy + fogRows).rounded(.up)))
+        guard first < end else { return }
+        for y in first..<end {
+            let d = (Double(y) + 0.5 - hy) / fogRows
+            guard d > 0 else { continue }
+            let a = (1 - min(1, d)) * (1 - min(1, d)) * 0.85
+            view.fill(PixelRect(minX: 0, minY: y, maxX: width, maxY: y + 1), premultiplied: pixelColor(fog, a).premultipliedARGB)
+        }
+    }
+}
+
+/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:)``).
+struct LineItem {
+    var key: Double
+    var width: Double
+    /// Premultiplied colour, for sorting.
+    var color: UInt32
+    var position: Int32
+    var feature: Int32
+    var straight: Color
+}
+
+/// A style colour with an opacity, as a raster colour.
+@inline(__always)
+func pixelColor(_ c: StyleColor?, _ opacity: Double) -> Color {
+    guard let c else { return .transparent }
+    let v = c.withOpacity(opacity).rgba8
+    return Color(red: v.r, green: v.g, blue: v.b, alpha: v.a)
+}

@@ -1,0 +1,341 @@
+import FlybyCore
+import FlybyData
+
+/// A placed label or icon: its collision box in screen pixels (padding included).
+public struct SymbolBox: Hashable, Sendable {
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+    /// The layer that placed it.
+    public var layerID: String
+    /// The label text ("" for an icon).
+    public var text: String
+
+    /// True when the boxes overlap in an area (touching edges do not count).
+    public func overlaps(_ o: SymbolBox) -> Bool {
+        minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY
+    }
+}
+
+/// Greedy label placement with collision detection.
+///
+/// The scheme of Mapbox GL's placement, restated: candidates are taken in priority order — the
+/// symbol layers from the top of the style down (a later layer wins, as in Mapbox), within a layer
+/// by `symbol-sort-key` ascending and then document order — and each is kept when its box (plus
+/// `text-padding`) overlaps no box kept before it, unless `text-allow-overlap`. With
+/// `text-ignore-placement` a kept label does not block later ones. Because the order depends only
+/// on the style and the data, the same labels win from frame to frame of a smooth animation: no
+/// flicker. Boxes are axis-aligned (a rotated line label uses the box around its rotated rectangle).
+struct SymbolPlacer {
+    var placed: [SymbolBox] = []
+    /// Boxes that block later symbols (a subset of ``placed`` without ignore-placement ones).
+    var blocking: [SymbolBox] = []
+
+    mutating func reset() {
+        placed.removeAll(keepingCapacity: true)
+        blocking.removeAll(keepingCapacity: true)
+    }
+
+    func isFree(_ b: SymbolBox) -> Bool {
+        for o in blocking where o.overlaps(b) { return false }
+        return true
+    }
+
+    mutating func add(_ b: SymbolBox, blocks: Bool) {
+        placed.append(b)
+        if blocks { blocking.append(b) }
+    }
+}
+
+extension MapRenderer {
+    /// The unit Mercator point where a point-placed label of feature `f` goes: a point feature's
+    /// first point; a line's middle vertex (of its longest part); a polygon's largest ring's
+    /// bounding-box centre (cheap and stable; not the pole of inaccessibility).
+    static func labelPoint(_ level: GeometryLevel, feature f: Int) -> (x: Double, y: Double)? {
+        var best: (x: Double, y: Double)?
+        var bestSize = -1.0
+        for r in level.rings(ofFeature: f) {
+            let range = level.points(ofRing: r)
+            guard !range.isEmpty else { continue }
+            let flags = level.ringFlags[r]
+            if flags & RingFlags.points != 0 {
+                if best == nil { best = (level.xy[2 * range.lowerBound], level.xy[2 * range.lowerBound + 1]) }
+                continue
+            }
+            var b = MercatorBox.empty
+            for k in range { b.include(x: level.xy[2 * k], y: level.xy[2 * k + 1]) }
+            let size = (b.maxX - b.minX) * (b.maxY - b.minY) + (b.maxX - b.minX) + (b.maxY - b.minY)
+            guard size > bestSize else { continue }
+            bestSize = size
+            if flags & RingFlags.polygon != 0 {
+                best = ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2)
+            } else {
+                let m = range.lowerBound + range.count / 2
+                best = (level.xy[2 * m], level.xy[2 * m + 1])
+            }
+        }
+        return best
+    }
+
+    /// The anchor and angle of a line-placed label of width `labelWidth` px: the middle of the
+    /// longest on-screen part of the line, turned along the chord over the label's length and
+    /// kept upright (angle in −90°…90°). Nil when no part is long enough.
+    func lineAnchor(_ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry,
+                    labelWidth: Double) -> (point: ScreenPoint, angle: Double)? {
+        var best: (ScreenPoint, Double)?
+        var bestLength = labelWidth * 1.1
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
+            let range = level.points(ofRing: r)
+            guard range.count >= 2 else { continue }
+            // Length of the projected polyline (points outside the depth strip end it).
+            var length = 0.0
+            var prev: ScreenPoint?
+            for k in range {
+                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
+                let w = h.depth(x: x, y: y)
+                guard w >= g.near && w <= g.far else { prev = nil; continue }
+                let p = h.project(x, y)
+                if let q = prev { length += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
+                prev = p
+            }
+            guard length > bestLength else { continue }
+            // Walk to the middle, and to ± half the label width for the chord.
+            let targets = (length / 2 - labelWidth / 2, length / 2, length / 2 + labelWidth / 2)
+            var found: (ScreenPoint?, ScreenPoint?, ScreenPoint?) = (nil, nil, nil)
+            var walked = 0.0
+            prev = nil
+            for k in range {
+                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
+                let w = h.depth(x: x, y: y)
+                guard w >= g.near && w <= g.far else { prev = nil; continue }
+                let p = h.project(x, y)
+                if let q = prev {
+                    let seg = ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+                    func at(_ t: Double) -> ScreenPoint? {
+                        guard t >= walked && t <= walked + seg, seg > 0 else { return nil }
+                        let u = (t - walked) / seg
+                        return ScreenPoint(x: q.x + (p.x - q.x) * u, y: q.y + (p.y - q.y) * u)
+                    }
+                    if found.0 == nil { found.0 = at(targets.0) }
+                    if found.1 == nil { found.1 = at(targets.1) }
+                    if found.2 == nil { found.2 = at(targets.2) }
+                    walked += seg
+                }
+                prev = p
+            }
+            guard let a = found.0, let m = found.1, let b = found.2 else { continue }
+            var angle = mapAtan2(b.y - a.y, b.x - a.x)
+            if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+            bestLength = length
+            best = (m, angle)
+        }
+        return best.map { (point: $0.0, angle: $0.1) }
+    }
+
+    /// Places and draws the labels and icons of every symbol layer (see ``SymbolPlacer``).
+    mutating func placeAndDrawSymbols(_ g: FrameGeometry, _ view: PixelBufferView) {
+        placer.reset()
+        let z = g.zoom
+        let layers = style.style.layers
+        for li in stride(from: layers.count - 1, through: 0, by: -1) {
+            let layer = layers[li]
+            guard layer.type == .symbol, layer.isVisible(atZoom: z), let source = style.source(for: layer) else { continue }
+            let level = source.data.level(forZoom: z)
+            let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
+            let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
+            for copy in g.firstCopy...g.lastCopy {
+                let h = g.unitHomography(copy: copy)
+                collectFeatures(layer, source, g, copy: copy, sortKey: .symbolSortKey)
+                let features = order.map(\.feature)
+                for f32 in features {
+                    placeSymbol(layer, source, level, feature: Int(f32), h: h, g, alongLine: alongLine, bold: bold, view)
+                }
+            }
+        }
+    }
+
+    private mutating func placeSymbol(_ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel, feature f: Int,
+                                      h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool, _ view: PixelBufferView) {
+        let z = g.zoom
+        let ctx = source.context(feature: f, states: featureStates)
+        var label = layer.string(.textField, zoom: z, feature: ctx)
+        switch layer.string(.textTransform, zoom: z, feature: ctx) {
+        case "uppercase": label = label.uppercased()
+        case "lowercase": label = label.lowercased()
+        default: break
+        }
+        let iconName = layer.string(.iconImage, zoom: z, feature: ctx)
+        let icon = iconName.isEmpty ? nil : images[iconName]
+        guard !label.isEmpty || icon != nil else { return }
+
+        let size = layer.number(.textSize, zoom: z, feature: ctx)
+        let px = TextRenderer.quantized(size)
+        let spacing = Float(layer.number(.textLetterSpacing, zoom: z, feature: ctx) * size)
+        let justification: TextJustification = {
+            switch layer.string(.textJustify, zoom: z, feature: ctx) {
+            case "left": return .left
+            case "right": return .right
+            default: return .center
+            }
+        }()
+        let maxWidth = alongLine ? nil : Float(layer.number(.textMaxWidth, zoom: z, feature: ctx) * size)
+        let block = label.isEmpty ? nil : textLayout(label, bold: bold, px: px, maxWidth: maxWidth, spacing: spacing, justification: justification)
+        let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
+
+        // Anchor on screen, and the rotation of the label.
+        var anchor: ScreenPoint
+        var angle = 0.0
+        if alongLine {
+            guard let a = lineAnchor(level, feature: f, h: h, g, labelWidth: blockW) else { return }
+            anchor = a.point
+            angle = a.angle
+        } else {
+            guard let p = MapRenderer.labelPoint(level, feature: f) else { return }
+            let w = h.depth(x: p.x, y: p.y)
+            guard w >= g.near && w <= g.far else { return }
+            anchor = h.project(p.x, p.y)
+        }
+        guard anchor.x >= 0 && anchor.y >= 0 && anchor.x <= Double(width) && anchor.y <= Double(height),
+              anchor.y > g.horizonY + 4 else { return }
+
+        // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
+        let textAnchor = layer.string(.textAnchor, zoom: z, feature: ctx)
+        var (ox, oy) = MapRenderer.anchorOffset(textAnchor, width: blockW, height: blockH)
+        if let off = layer.numbers(.textOffset, zoom: z, feature: ctx), off.count == 2 {
+            ox += off[0] * size; oy += off[1] * size
+        }
+        let c = mapCos(angle), s = mapSin(angle)
+        let textPadding = layer.number(.textPadding, zoom: z, feature: ctx)
+        var textBox: SymbolBox?
+        if block != nil {
+            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: textPadding, layer.id, label)
+        }
+        var iconBox: SymbolBox?
+        var iconScale = 1.0, iconRotate = 0.0, iconCenter = anchor
+        if let icon {
+            iconScale = layer.number(.iconSize, zoom: z, feature: ctx)
+            iconRotate = layer.number(.iconRotate, zoom: z, feature: ctx) * Double.pi / 180
+            let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
+            var (ix, iy) = MapRenderer.anchorOffset(layer.string(.iconAnchor, zoom: z, feature: ctx), width: iw, height: ih)
+            if let off = layer.numbers(.iconOffset, zoom: z, feature: ctx), off.count == 2 {
+                ix += off[0] * iconScale; iy += off[1] * iconScale
+            }
+            iconCenter = ScreenPoint(x: anchor.x + ix + iw / 2, y: anchor.y + iy + ih / 2)
+            let ext = iconRotate == 0 ? (iw / 2, ih / 2) : {
+                let cr = abs(mapCos(iconRotate)), sr = abs(mapSin(iconRotate))
+                return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
+            }()
+            let pad = layer.number(.iconPadding, zoom: z, feature: ctx)
+            iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
+                                maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "")
+        }
+        // Collision.
+        let textAllow = layer.bool(.textAllowOverlap, zoom: z, feature: ctx)
+        let iconAllow = layer.bool(.iconAllowOverlap, zoom: z, feature: ctx)
+        var textOK = textBox.map { textAllow || placer.isFree($0) } ?? false
+        var iconOK = iconBox.map { iconAllow || placer.isFree($0) } ?? false
+        if textBox != nil && iconBox != nil {
+            // Both or neither, unless the other one is optional.
+            if !(textOK && iconOK) {
+                let textOptional = layer.bool(.textOptional, zoom: z, feature: ctx)
+                let iconOptional = layer.bool(.iconOptional, zoom: z, feature: ctx)
+                if iconOK && textOptional { textOK = false } else if textOK && iconOptional { iconOK = false } else { textOK = false; iconOK = false }
+            }
+        }
+        if let b = iconBox, iconOK {
+            placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx))
+            if let icon {
+                let opacity = layer.number(.iconOpacity, zoom: z, feature: ctx)
+                drawImage(icon, center: iconCenter, scale: iconScale, rotation: iconRotate, opacity: opacity, view)
+            }
+        }
+        if let b = textBox, textOK, let block {
+            placer.add(b, blocks: !layer.bool(.textIgnorePlacement, zoom: z, feature: ctx))
+            let opacity = layer.number(.textOpacity, zoom: z, feature: ctx)
+            let color = pixelColor(layer.color(.textColor, zoom: z, feature: ctx), opacity)
+            let haloColor = pixelColor(layer.color(.textHaloColor, zoom: z, feature: ctx), opacity)
+            let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
+            // Pivot: the block point that lands on the anchor.
+            let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
+            text.appendBlock(block, bold: bold, pixelSize: px, origin: anchor, pivot: pivot, cos: c, sin: s)
+            text.drawPath(color: color, halo: halo, haloColor: haloColor, painter: &painter, view: view)
+        }
+    }
+
+    private func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
+                             justification: TextJustification) -> TextBlock {
+        text.layout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
+    }
+
+    /// Offset of a `width × height` box's top-left corner from the anchor for a Mapbox anchor
+    /// keyword (`center`, `left`, `top-right`, …): the named side or corner sits on the anchor.
+    static func anchorOffset(_ anchor: String, width w: Double, height h: Double) -> (Double, Double) {
+        var x = -w / 2, y = -h / 2
+        if anchor.contains("left") { x = 0 } else if anchor.contains("right") { x = -w }
+        if anchor.hasPrefix("top") { y = 0 } else if anchor.hasPrefix("bottom") { y = -h }
+        return (x, y)
+    }
+
+    /// The axis-aligned box around the box `[ox, ox + w] × [oy, oy + h]` rotated by (c, s) about the
+    /// anchor and moved to it, grown by `padding`.
+    static func rotatedBox(_ ox: Double, _ oy: Double, _ w: Double, _ h: Double, _ anchor: ScreenPoint,
+                           _ c: Double, _ s: Double, padding: Double, _ layerID: String, _ text: String) -> SymbolBox {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(ox, oy), (ox + w, oy), (ox, oy + h), (ox + w, oy + h)] {
+            let rx = anchor.x + c * x - s * y, ry = anchor.y + s * x + c * y
+            minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
+        }
+        return SymbolBox(minX: minX - padding, minY: minY - padding, maxX: maxX + padding, maxY: maxY + padding,
+                         layerID: layerID, text: text)
+    }
+
+    /// Draws `image` centred at `center`, scaled and rotated (radians, clockwise on screen), with
+    /// bilinear sampling and premultiplied source-over.
+    func drawImage(_ image: PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double,
+                   _ view: PixelBufferView) {
+        guard scale > 0, image.width > 0, image.height > 0, opacity > 0 else { return }
+        let c = mapCos(rotation), s = mapSin(rotation)
+        let hw = Double(image.width) * scale / 2, hh = Double(image.height) * scale / 2
+        let ex = hw * abs(c) + hh * abs(s), ey = hw * abs(s) + hh * abs(c)
+        let x0 = max(0, Int((center.x - ex).rounded(.down))), x1 = min(view.width, Int((center.x + ex).rounded(.up)))
+        let y0 = max(0, Int((center.y - ey).rounded(.down))), y1 = min(view.height, Int((center.y + ey).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        let alpha = UInt32(min(1, opacity) * 256)
+        let iw = image.width, ih = image.height
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in y0..<y1 {
+                let row = view.row(y)
+                for x in x0..<x1 {
+                    // Inverse map: screen → image pixels.
+                    let dx = Double(x) + 0.5 - center.x, dy = Double(y) + 0.5 - center.y
+                    let u = (c * dx + s * dy) / scale + Double(iw) / 2 - 0.5
+                    let v = (-s * dx + c * dy) / scale + Double(ih) / 2 - 0.5
+                    guard u > -1 && v > -1 && u < Double(iw) && v < Double(ih) else { continue }
+                    let ui = Int(u.rounded(.down)), vi = Int(v.rounded(.down))
+                    let fu = UInt32((u - Double(ui)) * 256), fv = UInt32((v - Double(vi)) * 256)
+                    @inline(__always) func texel(_ i: Int, _ j: Int) -> UInt32 {
+                        (i >= 0 && j >= 0 && i < iw && j < ih) ? src[j * iw + i] : 0
+                    }
+                    let p = bilinear(texel(ui, vi), texel(ui + 1, vi), texel(ui, vi + 1), texel(ui + 1, vi + 1), fu, fv)
+                    let q = alpha >= 256 ? p : scaleAll(p, alpha)
+                    let a = q >> 24
+                    guard a != 0 else { continue }
+                    row[x] = q &+ PixelBlend.scale(row[x], by: 255 &- a)
+                }
+            }
+        }
+    }
+}
+
+/// Each channel of a premultiplied pixel × `f` / 256.
+@inline(__always)
+func scaleAll(_ p: UInt32, _ f: UInt32) -> UInt32 {
+    let rb = (((p & 0x00FF_00FF) &* f) >> 8) & 0x00FF_00FF  // parenthesised: >> binds tighter than &*
+    let ag = (((p >> 8) & 0x00FF_00FF) &* f) & 0xFF00_FF00
+    return rb | ag
+}
+
+/// Bilinear mix of four premultiplied pixels with weights in 1/256.
+@inline(__always)
+func bilinear(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ fu: UInt32, _ fv: UInt32) -> UInt32 {
+    func lerp(_ p: UInt32, _ q: UInt32, _ t: UInt32) -> UInt32 { scaleAll(p, 256 - t) &+ scaleAll(q, t) }
+    return lerp(lerp(a, b, fu), lerp(c, d, fu), fv)
+}

@@ -1,0 +1,96 @@
+import FlybyCore
+import FlybyData
+
+/// The built-in fonts (DejaVu Sans and DejaVu Sans Bold) with their glyph caches, and the drawing
+/// of laid-out text as filled glyph outlines (with an optional halo) through the path filler.
+///
+/// Units: pixels, y down. Glyph outlines are cached per glyph and pixel size; sizes are rounded
+/// to 1/4 px for the cache, so a zoom animation reuses outlines.
+struct TextRenderer {
+    var regular: GlyphCache
+    var bold: GlyphCache
+    var glyphPath = Path()
+
+    /// Loads the fonts shipped in FlybyData's resources.
+    init() throws(FontError) {
+        func load(_ name: String) throws(FontError) -> TrueTypeFont {
+            guard let p = BuiltinData.path("fonts/\(name)") else {
+                throw FontError(font: name, message: "the built-in font is missing from the resources")
+            }
+            return try TrueTypeFont(contentsOfFile: p)
+        }
+        regular = GlyphCache(font: try load("DejaVuSans.ttf"))
+        bold = GlyphCache(font: try load("DejaVuSans-Bold.ttf"))
+    }
+
+    /// The cache for a `text-font` stack: bold when the first name says Bold, else regular.
+    static func isBold(_ fonts: [String]) -> Bool {
+        guard let first = fonts.first else { return false }
+        return first.contains("Bold") || first.contains("Black") || first.contains("Heavy")
+    }
+
+    /// The pixel size used for layout and the outline cache (rounded to 1/4 px, at least 1 px).
+    static func quantized(_ size: Double) -> Float { max(1, Float((size * 4).rounded()) / 4) }
+
+    /// Appends the glyphs of `block` (laid out at `pixelSize` with the chosen font) to ``glyphPath``,
+    /// each point mapped by `origin + R(angle) · (p − pivot)` where `p` is in block coordinates.
+    mutating func appendBlock(_ block: TextBlock, bold isBold: Bool, pixelSize: Float, origin: ScreenPoint,
+                              pivot: SIMD2<Float>, cos c: Double, sin s: Double) {
+        for line in block.lines {
+            for glyph in line.glyphs {
+                let outline: GlyphOutline
+                do {
+                    outline = isBold ? try bold.outline(glyph.glyph, pixelSize: pixelSize)
+                        : try regular.outline(glyph.glyph, pixelSize: pixelSize)
+                } catch { continue }  // a malformed glyph is left out, never a crash
+                let dx = Double(glyph.position.x - pivot.x), dy = Double(glyph.position.y - pivot.y)
+                for contour in outline.contours {
+                    glyphPath.beginContour()
+                    for p in contour {
+                        let x = Double(p.x) + dx, y = Double(p.y) + dy
+                        glyphPath.appendPoint(ScreenPoint(x: origin.x + c * x - s * y, y: origin.y + s * x + c * y))
+                    }
+                    glyphPath.endContour(closed: true, minimumCount: 3)
+                }
+            }
+        }
+    }
+
+    /// Lays out `text` with the chosen font.
+    func layout(_ text: String, bold isBold: Bool, pixelSize: Float, maxWidth: Float?, letterSpacing: Float = 0,
+                justification: TextJustification = .center) -> TextBlock {
+        (isBold ? bold.font : regular.font).layout(text, pixelSize: pixelSize, maxWidth: maxWidth,
+                                                   letterSpacing: letterSpacing, justification: justification)
+    }
+
+    /// Fills ``glyphPath`` with `color` after stroking it with a `halo`-wide border of `haloColor`
+    /// (round joins), then empties it.
+    mutating func drawPath(color: Color, halo: Double, haloColor: Color, painter: inout Painter, view: PixelBufferView) {
+        defer { glyphPath.removeAll() }
+        guard !glyphPath.isEmpty else { return }
+        if halo > 0 && haloColor.alpha != 0 {
+            painter.stroke(glyphPath, style: StrokeStyle(width: 2 * halo, join: .round, tolerance: 0.25), color: haloColor, into: view)
+        }
+        if color.alpha != 0 { painter.fill(glyphPath, color: color, rule: .nonZero, into: view) }
+    }
+
+    /// Draws one line of text with its top-left corner at `origin` (horizontal, no wrapping) and
+    /// returns its size in pixels.
+    @discardableResult
+    mutating func drawSimple(_ text: String, at origin: ScreenPoint, size: Double, bold isBold: Bool = false,
+                             color: Color, halo: Double = 0, haloColor: Color = .white,
+                             painter: inout Painter, view: PixelBufferView) -> (width: Double, height: Double) {
+        let px = TextRenderer.quantized(size)
+        let block = layout(text, bold: isBold, pixelSize: px, maxWidth: nil)
+        appendBlock(block, bold: isBold, pixelSize: px, origin: origin, pivot: .zero, cos: 1, sin: 0)
+        drawPath(color: color, halo: halo, haloColor: haloColor, painter: &painter, view: view)
+        return (Double(block.size.x), Double(block.size.y))
+    }
+
+    /// The size in pixels of `text` set on one line.
+    func measure(_ text: String, size: Double, bold isBold: Bool = false) -> (width: Double, height: Double) {
+        let px = TextRenderer.quantized(size)
+        let block = layout(text, bold: isBold, pixelSize: px, maxWidth: nil)
+        return (Double(block.size.x), Double(block.size.y))
+    }
+}
