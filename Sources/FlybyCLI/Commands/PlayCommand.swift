@@ -95,8 +95,10 @@ enum PlayCommand {
         default: sinkFPS = max(1, sinkFPS)
         }
         let style = plan.style
-        // Fail on a bad style before ffmpeg starts.
-        _ = try makeFrameRenderer(style: style, size: (plan.width, plan.height))
+        // Load the style once (failing on a bad style before ffmpeg starts); every render thread
+        // then makes its renderer from the loaded data.
+        var loader = StyleLoader()
+        let loadedStyle: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
 
         var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
         ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
@@ -128,7 +130,10 @@ enum PlayCommand {
             }
         }
         let planarSink = planar ? sink as? FFmpegWriter : nil
-        let pipeline = FramePipeline(threads: threads, encode: convert) { try makeFrameRenderer(style: style, size: (w, h)) }
+        let pipeline = FramePipeline(threads: threads, encode: convert) {
+            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
+            return try makeFrameRenderer(style: style, size: (w, h))
+        }
         do {
             try pipeline.run(plan, range: range, isCancelled: { installsHandler && interrupted.load(ordering: .relaxed) }) { index, buffer in
                 try send(buffer, index: index, to: sink, planar: planarSink)

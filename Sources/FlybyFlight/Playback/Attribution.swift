@@ -2,15 +2,16 @@ import FlybyCore
 import FlybyData
 import FlybyRender
 
-/// The data credits burned into every frame of `flyby play` (a licence requirement of
-/// OpenStreetMap, TrafficSense and Natural Earth), drawn after the map renderer whatever it is.
+/// The data credits for frames drawn without the map renderer (the placeholder renderer, plots):
+/// a licence requirement of OpenStreetMap, TrafficSense and Natural Earth. `MapRenderer` draws the
+/// same line itself.
 ///
 /// The text is laid out once with DejaVu Sans and kept as one filled path; each frame gets a
 /// translucent white box in the bottom-right corner and the text over it, through a ``Painter``.
 /// Deterministic: the same frame size gives the same pixels on every thread.
 public struct AttributionOverlay {
     /// The attribution line.
-    public static let text = "© OpenStreetMap contributors · TrafficSense / Aalto University (CC BY 4.0) · Natural Earth"
+    public static let text = MapRenderer.defaultAttribution
 
     private var painter: Painter
     private let textPath: Path

@@ -5,7 +5,7 @@ import Foundation
 /// Renders the frames of a ``PlaybackPlan`` on worker threads and hands them to one consumer in
 /// frame order, so rendering overlaps encoding.
 ///
-/// Each worker makes its own renderer (through the factory) and its own ``AttributionOverlay``,
+/// Each worker makes its own renderer (through the factory; the renderer draws the attribution),
 /// takes the next frame index in order, draws the map, burns in the attribution, and parks the
 /// result; the calling thread delivers finished frames strictly in order. At most `window` frames
 /// are in flight, and their buffers are reused, so memory stays bounded. The pixels of a frame
@@ -83,10 +83,8 @@ public final class FramePipeline {
     private static func work(_ s: Shared, _ make: @Sendable () throws -> any FrameRendering,
                              _ encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?) {
         var renderer: any FrameRendering
-        var overlay: AttributionOverlay
         do {
             renderer = try make()
-            overlay = try AttributionOverlay(width: s.plan.width, height: s.plan.height)
         } catch {
             s.fail(error)
             return
@@ -101,7 +99,6 @@ public final class FramePipeline {
             var buffer = s.free.popLast() ?? Frame(pixels: PixelBuffer(width: size.width, height: size.height))
             s.lock.unlock()
             renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer.pixels)
-            overlay.draw(into: &buffer.pixels)
             if let encode { buffer.pixels.pixels.withUnsafeBufferPointer { encode($0, &buffer.encoded) } }
             s.lock.lock()
             s.results[index] = buffer

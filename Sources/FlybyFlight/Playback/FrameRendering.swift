@@ -24,13 +24,33 @@ public protocol FrameRendering {
 ///   - style: the style as given by the flight or trace (built-in name or resolved path).
 ///   - size: frame size in pixels.
 public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) throws -> any FrameRendering {
-    try PlaceholderFrameRenderer(style: style, size: size)
+    if style == PlaceholderFrameRenderer.styleName { return try PlaceholderFrameRenderer(style: style, size: size) }
+    var loader = StyleLoader()
+    return try makeFrameRenderer(loadedStyle: loader.load(style), size: size)
+}
+
+/// The map renderer for an already loaded style (load once, then one renderer per thread).
+public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, height: Int)) throws -> any FrameRendering {
+    MapFrameRenderer(renderer: try MapRenderer(style: loadedStyle, width: size.width, height: size.height))
+}
+
+/// `FrameRendering` over the real `MapRenderer`; the attribution is part of its frame.
+public struct MapFrameRenderer: FrameRendering {
+    public var renderer: MapRenderer
+    public init(renderer: MapRenderer) { self.renderer = renderer }
+    public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        renderer.render(camera: camera, puck: puck, into: &buffer)
+    }
 }
 
 /// A stand-in map renderer until the real one lands: a flat background, a graticule (every 10°
 /// when zoomed out, finer as the camera zooms in)
 /// projected through ``MapTransform`` (so pitch, bearing and zoom show), and the puck as a dot.
 public struct PlaceholderFrameRenderer: FrameRendering {
+    /// The style name that selects it (`--style placeholder`; also keeps debug tests fast).
+    public static let styleName = "placeholder"
+    /// Draws the attribution, which the real renderer draws itself.
+    var overlay: AttributionOverlay?
     /// Background (the water/land-neutral colour of the built-in styles).
     public var background = Color(rgb: 0xD3D8EE)
     /// Graticule lines.
@@ -44,11 +64,17 @@ public struct PlaceholderFrameRenderer: FrameRendering {
     /// Checks that `style` can be read (a built-in name or a style file), so a bad style fails
     /// here as it will with the real renderer.
     public init(style: String, size: (width: Int, height: Int)) throws {
-        _ = try StyleLoader.parseStyle(style)
+        if style != PlaceholderFrameRenderer.styleName { _ = try StyleLoader.parseStyle(style) }
         painter = Painter(width: size.width, height: size.height)
+        overlay = try AttributionOverlay(width: size.width, height: size.height)
     }
 
     public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        drawGrid(camera: camera, puck: puck, size: size, into: &buffer)
+        overlay?.draw(into: &buffer)
+    }
+
+    mutating func drawGrid(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
         buffer.clear(to: background)
         let transform = MapTransform(size: ScreenSize(width: Double(size.width), height: Double(size.height)), state: camera)
         let horizon = max(0, transform.horizonY)
