@@ -28,7 +28,12 @@ public struct Dasher: Sendable {
 
     /// Appends the dashes of every contour of `path` to `out` as open contours. With an invalid
     /// pattern (see ``isValidPattern(_:)``) the contours are appended unchanged.
-    public mutating func dash(_ path: Path, pattern dashes: [Double], offset: Double, into out: inout Path) {
+    /// - Parameter visible: when given, dashes are emitted only where segments pass through this
+    ///   rectangle (pixels); elsewhere the pattern is advanced arithmetically. A line billions of
+    ///   pixels long at zoom 22 then costs its visible length, not billions of dashes. Pass the
+    ///   painter's box grown by the stroke's reach so caps and joins at the edge stay the same.
+    public mutating func dash(_ path: Path, pattern dashes: [Double], offset: Double,
+                              visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil, into out: inout Path) {
         guard Dasher.isValidPattern(dashes) else { out.append(path); return }
         pattern.removeAll(keepingCapacity: true)
         pattern.append(contentsOf: dashes)
@@ -47,9 +52,30 @@ public struct Dasher: Sendable {
         }
         startLeft -= phase
 
+        patternTotal = total
+        self.visible = visible
         for contour in path.contours where contour.count > 0 {
             dashContour(path.points, contour, startIndex, startLeft, into: &out)
         }
+    }
+
+    var patternTotal = 0.0
+    var visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+
+    /// The parameter interval of segment a→b inside `visible` (Liang–Barsky clipping), or nil.
+    func visibleInterval(_ a: ScreenPoint, _ b: ScreenPoint) -> (Double, Double)? {
+        guard let v = visible else { return (0, 1) }
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.x - a.x, dy = b.y - a.y
+        for (p, q) in [(-dx, a.x - v.minX), (dx, v.maxX - a.x), (-dy, a.y - v.minY), (dy, v.maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else {
+                let r = q / p
+                if p < 0 { if r > t1 { return nil }; t0 = max(t0, r) } else { if r < t0 { return nil }; t1 = min(t1, r) }
+            }
+        }
+        return (t0, t1)
     }
 
     private mutating func dashContour(_ points: [ScreenPoint], _ contour: Path.Contour, _ startIndex: Int,
@@ -68,23 +94,14 @@ public struct Dasher: Sendable {
             let dx = b.x - a.x, dy = b.y - a.y
             let length = (dx * dx + dy * dy).squareRoot()
             guard length > 0, length.isFinite else { continue }
-            var done = 0.0
-            while length - done >= left {
-                done += left
-                let t = done / length
-                let p = ScreenPoint(x: a.x + dx * t, y: a.y + dy * t)
-                if on {
-                    current.append(p)
-                    finishDash(&holding, into: &out)
-                } else {
-                    current.append(p)
-                }
-                on.toggle()
-                index = (index + 1) % pattern.count
-                left = pattern[index]
+            guard let (t0, t1) = visibleInterval(a, b) else {
+                skip(length, to: b, &index, &left, &on, &holding, into: &out)
+                continue
             }
-            left -= length - done
-            if on { current.append(b) }
+            let p0 = ScreenPoint(x: a.x + dx * t0, y: a.y + dy * t0), p1 = ScreenPoint(x: a.x + dx * t1, y: a.y + dy * t1)
+            if t0 > 0 { skip(length * t0, to: p0, &index, &left, &on, &holding, into: &out) }
+            walk(from: p0, to: p1, length * (t1 - t0), &index, &left, &on, &holding, into: &out)
+            if t1 < 1 { skip(length * (1 - t1), to: b, &index, &left, &on, &holding, into: &out) }
         }
         if on && !current.isEmpty {
             if holding {
@@ -99,6 +116,56 @@ public struct Dasher: Sendable {
             out.appendContour(current, closed: false)
         }
         if !held.isEmpty { out.appendContour(held, closed: false) }
+    }
+
+    /// Walks the pattern along a→b (length `length`), emitting dash points.
+    private mutating func walk(from a: ScreenPoint, to b: ScreenPoint, _ length: Double, _ index: inout Int, _ left: inout Double,
+                               _ on: inout Bool, _ holding: inout Bool, into out: inout Path) {
+        guard length > 0 else { return }
+        let dx = b.x - a.x, dy = b.y - a.y
+        var done = 0.0
+        while length - done >= left {
+            done += left
+            let t = done / length
+            let p = ScreenPoint(x: a.x + dx * t, y: a.y + dy * t)
+            current.append(p)
+            if on { finishDash(&holding, into: &out) }
+            on.toggle()
+            index = (index + 1) % pattern.count
+            left = pattern[index]
+        }
+        left -= length - done
+        if on { current.append(b) }
+    }
+
+    /// Advances the pattern by `length` without emitting (an invisible stretch ending at `b`):
+    /// a dash in progress ends where the stretch starts, and one in progress at its end restarts at `b`.
+    private mutating func skip(_ length: Double, to b: ScreenPoint, _ index: inout Int, _ left: inout Double,
+                               _ on: inout Bool, _ holding: inout Bool, into out: inout Path) {
+        guard length > 0 else { return }
+        // The dash in progress ends where the invisible stretch starts (its cap lies outside the
+        // visible box, which includes the stroke's reach).
+        if on && current.count > 1 { finishDash(&holding, into: &out) }
+        holding = false
+        current.removeAll(keepingCapacity: true)
+        if length < left {
+            left -= length
+            if on { current.append(b) }
+            return
+        }
+        var remaining = length - left
+        index = (index + 1) % pattern.count
+        if patternTotal > 0 && remaining > patternTotal {
+            remaining = remaining.truncatingRemainder(dividingBy: patternTotal)
+        }
+        while remaining >= pattern[index] {
+            remaining -= pattern[index]
+            index = (index + 1) % pattern.count
+        }
+        left = pattern[index] - remaining
+        on = index % 2 == 0
+        current.removeAll(keepingCapacity: true)
+        if on { current.append(b) }
     }
 
     /// Ends the dash being built: keeps it aside if it may join the contour's last dash.

@@ -67,7 +67,8 @@ public struct Painter: Sendable {
         outline.removeAll()
         if Dasher.isValidPattern(style.dashes) {
             dashed.removeAll()
-            dasher.dash(path, pattern: style.dashes, offset: style.dashOffset, into: &dashed)
+            let v = (Double(box.minX) - reach, Double(box.minY) - reach, Double(box.maxX) + reach, Double(box.maxY) + reach)
+            dasher.dash(path, pattern: style.dashes, offset: style.dashOffset, visible: v, into: &dashed)
             stroker.stroke(dashed, style: effective, into: &outline)
         } else {
             stroker.stroke(path, style: effective, into: &outline)

@@ -23,6 +23,26 @@ import Testing
         #expect(dashedRow([2, -1]) == [Int](repeating: 255, count: 40))
     }
 
+    /// A line a billion pixels long costs only its visible part, and the dashes there keep the
+    /// phase they would have had (the pattern is advanced arithmetically outside).
+    @Test func invisibleStretchesAreSkippedArithmetically() {
+        var line = Path()
+        line.addPolyline([pt(-1e9, 10), pt(1e9, 10)], closed: false)
+        var dasher = Dasher()
+        var out = Path()
+        dasher.dash(line, pattern: [4, 2], offset: 0, visible: (-10, 0, 110, 20), into: &out)
+        #expect(out.contours.count < 40)
+        for c in out.contours where c.count > 1 {
+            let start = out.points[c.start].x, end = out.points[c.end - 1].x
+            if start > -10 && end < 110 {
+                // Dashes start every 6 px counted from x = −1e9 (1e9 is a multiple of 2 but not 6).
+                let phase = (start + 1e9).truncatingRemainder(dividingBy: 6)
+                #expect(abs(phase) < 1e-6 || abs(phase - 6) < 1e-6, "dash at \(start)")
+                #expect(abs(end - start - 4) < 1e-6)
+            }
+        }
+    }
+
     /// Dashes of a closed contour run through the corners and across the start point (the last
     /// and first dash merge), so a 20×20 square (perimeter 80) with [10, 5] gives 5 dashes.
     @Test func closedContourDashesMergeAtTheStart() {
