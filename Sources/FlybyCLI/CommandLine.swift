@@ -71,7 +71,7 @@ public enum FlybyCommandLine {
     }
 
     static let commands: [(name: String, summary: String)] = [
-        ("window", "the interactive map window (not yet in this build)"),
+        ("window", "the interactive map window (the default command)"),
         ("trace", "run a flight script without rendering and write its camera trace"),
         ("play", "render every frame of a flight or trace to PNG, Y4M, MP4 (not yet in this build)"),
         ("snapshot", "render one frame to a PNG (not yet in this build)"),
@@ -82,13 +82,8 @@ public enum FlybyCommandLine {
     ]
 
     static func dispatch(_ args: [String], _ out: CommandOutput) throws {
-        guard let first = args.first else {
-            out.error("""
-            flyby: the interactive window is not available in this build yet.
-            Try: flyby trace Traces/flights/world-tour.flight.json   (see flyby help)
-            """)
-            throw CommandError("no display window in this build; use 'flyby trace' (see 'flyby help')", exitCode: 2)
-        }
+        // `flyby` alone is `flyby window` on the world style (CONTRACTS.md §1).
+        guard let first = args.first else { try WindowCommand.run([], out); return }
         let rest = Array(args.dropFirst())
         switch first {
         case "--help", "-h": out.print(usage())
@@ -98,7 +93,8 @@ public enum FlybyCommandLine {
         case "trace": try TraceCommand.run(rest, out)
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
-        case "window", "play", "snapshot", "plot":
+        case "window": try WindowCommand.run(rest, out)
+        case "play", "snapshot", "plot":
             if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
             throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
         default:
@@ -130,7 +126,7 @@ public enum FlybyCommandLine {
         case "trace": return TraceCommand.help
         case "diff": return DiffCommand.help
         case "bench": return BenchCommand.help
-        case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
+        case "window": return WindowCommand.help
         case "play": return "usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]\n(not yet in this build)"
         case "snapshot": return "usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]\n(not yet in this build)"
         case "plot": return "usage: flyby plot TRACE --out FILE.(png|svg)\n(not yet in this build)"
