@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "FlybyCLI", "FlybyTestSupport"],
+        .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),

@@ -135,8 +135,9 @@ public final class MapWindow {
                 handle(event)
                 while SDL.pollEvent(&event) { handle(event) }
             }
-            if quitRequested { break }
+            // On quit, input that came with it still reaches the simulation (and the trace).
             pump()
+            if quitRequested { break }
             if let limit = options.frameLimit, framesShown >= limit { break }
         }
         return try finish()

@@ -51,6 +51,7 @@ public final class WindowSession {
     private var simTime: Double
     private var lastWall: Double?
     private var wasQuiescent = true
+    private var holdsInput = false
     private var recording: (bytes: [UInt8], startFrame: Int)?
     private var style: String
 
@@ -101,15 +102,23 @@ public final class WindowSession {
         if wasQuiescent { dt = min(dt, 1 / fps) }
         simTime += min(dt, maxCatchUp) * rate
         var count = 0
-        while clock.now + 1 / fps <= simTime + 1e-9 {
-            step()
-            count += 1
-        }
-        if count == 0, wasQuiescent, !pending.isEmpty {
+        // Input that arrived since the last call happened after the ticks still due, except the
+        // last one: hold it back until then, so (for example) a release after a still pause does
+        // not fling because it was applied at an earlier tick.
+        let due = Int(((simTime - clock.now) * fps + 1e-9).rounded(.down))
+        if due <= 0, wasQuiescent, !pending.isEmpty {
             // Input after idle: apply it at the next tick now instead of waiting for it.
             simTime = clock.now + 1 / fps
             step()
             count = 1
+        } else if due > 0 {
+            holdsInput = true
+            for i in 0..<due {
+                if i == due - 1 { holdsInput = false }
+                step()
+                count += 1
+            }
+            holdsInput = false
         }
         wasQuiescent = isQuiescent
         return count
@@ -184,8 +193,8 @@ public final class WindowSession {
 
     /// Phase 1 of a tick: queued input, then the scroll zoom.
     private func inputPhase(_ t: Double) {
-        let actions = pending
-        pending.removeAll(keepingCapacity: true)
+        let actions = holdsInput ? [] : pending
+        if !holdsInput { pending.removeAll(keepingCapacity: true) }
         for a in actions { apply(a, at: t) }
         let m = simulation.mapboxMap
         if let z = scroll.update(currentZoom: m.cameraState.zoom, minZoom: m.cameraBounds.minZoom, maxZoom: m.cameraBounds.maxZoom, time: t) {
