@@ -146,10 +146,11 @@ public final class MapWindow {
     /// One step without waiting: advance the simulation to the wall clock and show a frame when
     /// anything changed (the test hook; `run` calls it after each wait).
     public func pump() {
-        let ticks = session.advance(toWallTime: WallClock.monotonicSeconds())
+        session.advance(toWallTime: WallClock.monotonicSeconds())
         let camera = session.simulation.mapboxMap.cameraState
         let puck = session.simulation.location?.puck
-        if ticks > 0 || dirty || camera != lastShownCamera || puck != lastShownPuck {
+        // Ticks that change nothing visible (a reached overview, a paused puck) draw nothing.
+        if dirty || camera != lastShownCamera || puck != lastShownPuck {
             present()
         }
     }
