@@ -25,6 +25,9 @@ enum SDL {
     /// The name of the video driver in use (e.g. `x11`, `dummy`). The corresponding SDL function is `SDL_GetCurrentVideoDriver`.
     static func currentVideoDriver() -> String? { SDL_GetCurrentVideoDriver().map { String(cString: $0) } }
 
+    /// The name of the hint that lets SDL back the window surface with a GPU texture.
+    static let hintFramebufferAcceleration = SDL_HINT_FRAMEBUFFER_ACCELERATION
+
     /// Sets a configuration hint. The corresponding SDL function is `SDL_SetHint`.
     @discardableResult
     static func setHint(_ name: String, _ value: String) -> Bool { SDL_SetHint(name, value) == SDL_TRUE }
