@@ -114,6 +114,18 @@ private enum Push {
         #expect(w.session.isQuiescent)
     }
 
+    @Test func resizingTheWindowResizesTheMap() throws {
+        let w = try makeWindow()
+        var e = SDL_Event()
+        e.type = SDL_WINDOWEVENT.rawValue
+        e.window.event = UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue)
+        e.window.data1 = 640
+        e.window.data2 = 400
+        Push.push(&e)
+        settle(w, seconds: 0.05)
+        #expect(w.session.simulation.mapboxMap.size == ScreenSize(width: 640, height: 400))
+    }
+
     @Test func qQuitsAndTheRecordedTraceShowsTheSession() throws {
         let path = NSTemporaryDirectory() + "flyby-window-test-\(getpid()).trace.jsonl"
         defer { unlink(path) }
