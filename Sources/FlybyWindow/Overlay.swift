@@ -2,6 +2,10 @@ import FlybyCore
 import FlybyData
 import FlybyRender
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Draws the window's own overlays (HUD line, help panel, notices) with the built-in DejaVu Sans
 /// and the software `Painter`. Glyph outlines are cached, and the painter and path are reused, so
 /// an overlay costs a few fills per frame.
@@ -75,12 +79,15 @@ public struct OverlayPainter {
 }
 
 /// The stand-in map drawing used until the real `MapRenderer` is plugged in: a background, a
-/// graticule every 10° projected through the camera's `MapTransform` (so pan, zoom, bearing and
-/// pitch all show), the equator and prime meridian brighter, and the puck as a dot.
+/// graticule projected through the camera's `MapTransform` (so pan, zoom, bearing and pitch all
+/// show) every 10°, finer when zoomed in so that lines stay about 100–250 px apart, the equator
+/// and prime meridian brighter, and the puck as a dot.
 public struct PlaceholderMap {
     private var painter = Painter(width: 1, height: 1)
     private var path = Path()
     private var strong = Path()
+    /// Graticule steps in degrees, coarse to fine.
+    static let steps: [Double] = [10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001]
 
     public init() {}
 
@@ -90,12 +97,26 @@ public struct PlaceholderMap {
             painter = Painter(width: buffer.width, height: buffer.height)
         }
         buffer.clear(to: Color(rgb: 0x1D3557))
-        let t = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: camera)
+        let w = Double(buffer.width), h = Double(buffer.height)
+        let t = MapTransform(size: ScreenSize(width: w, height: h), state: camera)
         path.removeAll()
         strong.removeAll()
-        let step = 10.0
-        // Lines are sampled every 2° so they bend correctly near the horizon; segments behind the
-        // camera (no screen point) break the line.
+        // The visible ground: the screen border, clamped below the horizon.
+        var minLng = Double.infinity, maxLng = -Double.infinity, minLat = 85.0, maxLat = -85.0
+        for i in 0...8 {
+            let f = Double(i) / 8
+            for q in [ScreenPoint(x: f * w, y: 0), ScreenPoint(x: f * w, y: h), ScreenPoint(x: 0, y: f * h), ScreenPoint(x: w, y: f * h)] {
+                let c = t.coordinate(for: q)
+                guard c.latitude.isFinite, c.longitude.isFinite else { continue }
+                minLng = min(minLng, c.longitude); maxLng = max(maxLng, c.longitude)
+                minLat = min(minLat, c.latitude); maxLat = max(maxLat, c.latitude)
+            }
+        }
+        if !(maxLng > minLng) || maxLng - minLng > 360 { minLng = camera.center.longitude - 180; maxLng = camera.center.longitude + 180 }
+        if !(maxLat > minLat) { minLat = -85; maxLat = 85 }
+        let degreesPer150px = 150 * 360 / (512 * exp2(camera.zoom))
+        var step = Self.steps.last { $0 >= degreesPer150px } ?? 10
+        while (maxLng - minLng) / step > 150 || (maxLat - minLat) / step > 150 { step *= 2 }
         func addLine(_ points: [LocationCoordinate2D], to p: inout Path) {
             var open = false
             for c in points {
@@ -104,16 +125,20 @@ public struct PlaceholderMap {
                 } else { open = false }
             }
         }
-        var lon = -180.0
-        while lon <= 180 {
-            let pts = stride(from: -85.0, through: 85.0, by: 2.5).map { LocationCoordinate2D(latitude: $0, longitude: lon) }
-            if lon == 0 { addLine(pts, to: &strong) } else { addLine(pts, to: &path) }
-            lon += step
+        let samples = 64
+        let lat0 = max(-85, (minLat / step).rounded(.down) * step), lat1 = min(85, (maxLat / step).rounded(.up) * step)
+        let lng0 = (minLng / step).rounded(.down) * step, lng1 = (maxLng / step).rounded(.up) * step
+        var lng = lng0
+        while lng <= lng1 + step * 1e-6 {
+            let pts = (0...samples).map { LocationCoordinate2D(latitude: lat0 + (lat1 - lat0) * Double($0) / Double(samples), longitude: lng) }
+            let wrapped = lng.truncatingRemainder(dividingBy: 360)
+            if abs(wrapped) < step * 1e-6 { addLine(pts, to: &strong) } else { addLine(pts, to: &path) }
+            lng += step
         }
-        var lat = -80.0
-        while lat <= 80 {
-            let pts = stride(from: -180.0, through: 180.0, by: 2.5).map { LocationCoordinate2D(latitude: lat, longitude: $0) }
-            if lat == 0 { addLine(pts, to: &strong) } else { addLine(pts, to: &path) }
+        var lat = lat0
+        while lat <= lat1 + step * 1e-6 {
+            let pts = (0...samples).map { LocationCoordinate2D(latitude: lat, longitude: lng0 + (lng1 - lng0) * Double($0) / Double(samples)) }
+            if abs(lat) < step * 1e-6 { addLine(pts, to: &strong) } else { addLine(pts, to: &path) }
             lat += step
         }
         painter.stroke(path, style: StrokeStyle(width: 1), color: Color(rgb: 0x8DA9C4, alpha: 160), into: &buffer)
