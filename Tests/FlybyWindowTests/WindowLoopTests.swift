@@ -114,6 +114,16 @@ private enum Push {
         #expect(w.session.isQuiescent)
     }
 
+    @Test func anIdleWindowDrawsNothing() throws {
+        let w = try makeWindow()
+        settle(w, seconds: 0.05)
+        let shown = w.framesShown
+        #expect(shown == 1, "the first frame only")
+        settle(w, seconds: 0.3)
+        #expect(w.framesShown == shown)
+        #expect(w.session.isQuiescent)
+    }
+
     @Test func resizingTheWindowResizesTheMap() throws {
         let w = try makeWindow()
         var e = SDL_Event()

@@ -177,6 +177,7 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
     @Test(arguments: [
         (["window", "--size", "0x5"], "--size must be WxH"),
         (["window", "--size", "big"], "--size must be WxH"),
+        (["window", "--size", "9000x100"], "--size must be WxH"),
         (["window", "--camera", #"{"zoom": "x"}"#], "zoom"),
         (["window", "--camera", "{"], "--camera"),
         (["window", "--duration", "-1"], "--duration"),

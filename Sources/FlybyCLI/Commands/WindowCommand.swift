@@ -54,7 +54,12 @@ enum WindowCommand {
             var script = try FlightScriptParser.parse(bytes: try readFile(scriptPath), file: scriptPath)
             if let s = o.values["style"] { script.style = s }
             let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
-            if o.values["size"] == nil { options.size = script.size }
+            if o.values["size"] == nil {
+                guard script.size.width <= 8192, script.size.height <= 8192 else {
+                    throw CommandError("\(scriptPath): the flight's size \(script.size) is too large for a window (at most 8192x8192); pass --size")
+                }
+                options.size = script.size
+            }
             options.style = script.style
             session = WindowSession(script: script, startCamera: start, size: options.size)
         } else {
@@ -85,11 +90,11 @@ enum WindowCommand {
         for m in messages { out.error(m) }
     }
 
-    /// `WxH` with both sides 1…16384.
+    /// `WxH` with both sides 1…8192 (a window's frame buffer lives in memory).
     static func parseSize(_ s: String) throws -> ScreenSize {
         let parts = s.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16_384).contains(w), (1...16_384).contains(h) else {
-            throw CommandError("--size must be WxH with sides 1…16384, found '\(s)'")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else {
+            throw CommandError("--size must be WxH with sides 1…8192, found '\(s)'")
         }
         return ScreenSize(width: Double(w), height: Double(h))
     }
