@@ -50,6 +50,8 @@ public enum WindowAction: Hashable, Sendable {
     case rotatePitchBegan, rotatePitchChanged(rotateDegrees: Double, pitchDegrees: Double), rotatePitchEnded
     /// A scroll in MapLibre delta units (positive zooms in), about a point.
     case scroll(delta: Double, kind: ScrollKind, at: ScreenPoint)
+    /// A left click without a drag (the compass uses it).
+    case click(at: ScreenPoint)
     /// Double click: zoom in about the point, or out with shift.
     case doubleClick(at: ScreenPoint, zoomOut: Bool)
     // Keyboard camera moves (300 ms eases).
@@ -128,7 +130,9 @@ public struct InputMapper: Sendable {
         case let .mouseUp(button, p):
             pointer = p
             switch drag {
-            case let .pressed(b, _, _) where b == button: drag = .none; return []
+            case let .pressed(b, start, _) where b == button:
+                drag = .none
+                return b == .left ? [.click(at: start)] : []
             case .panning where button == .left:
                 drag = .none
                 return [.panEnded]

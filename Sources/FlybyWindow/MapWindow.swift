@@ -1,5 +1,6 @@
 import CSDL2
 import FlybyCore
+import FlybyData
 import FlybyMedia
 import FlybyRender
 import Foundation
@@ -15,8 +16,11 @@ public struct MapRendererHooks {
     public var draw: MapDrawFunction
     public var cycleLightPreset: () -> String
     public var switchStyle: () -> String
-    public init(draw: @escaping MapDrawFunction, cycleLightPreset: @escaping () -> String, switchStyle: @escaping () -> String) {
-        self.draw = draw; self.cycleLightPreset = cycleLightPreset; self.switchStyle = switchStyle
+    /// The current style's attribution (shown bottom right).
+    public var attribution: () -> String
+    public init(draw: @escaping MapDrawFunction, cycleLightPreset: @escaping () -> String, switchStyle: @escaping () -> String,
+                attribution: @escaping () -> String = { "" }) {
+        self.draw = draw; self.cycleLightPreset = cycleLightPreset; self.switchStyle = switchStyle; self.attribution = attribution
     }
 
     /// The stand-in: ``PlaceholderMap`` drawing, and light/style names that only change the HUD.
@@ -28,7 +32,8 @@ public struct MapRendererHooks {
         return MapRendererHooks(
             draw: { camera, puck, buffer in s.map.draw(camera: camera, puck: puck, into: &buffer) },
             cycleLightPreset: { s.preset = presets[((presets.firstIndex(of: s.preset) ?? -1) + 1) % presets.count]; return s.preset },
-            switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style })
+            switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style },
+            attribution: { s.style == "city" ? "© OpenStreetMap contributors" : "Made with Natural Earth (public domain)" })
     }
 }
 
@@ -188,6 +193,11 @@ public final class MapWindow {
             session.setStyleName(styleName)
             session.notice = "style \(styleName)"
             dirty = true
+        case .click(let p):
+            let c = compassCenter
+            if (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
+                session.handle(.northUp)
+            }
         case .screenshot: screenshot()
         case .toggleRecording: toggleRecording()
         case .resize(let s):
@@ -240,7 +250,7 @@ public final class MapWindow {
         s += "  \(session.simulation.viewportStatusName)  \(styleName):\(presetName)"
         if session.isPaused { s += "  PAUSED" } else if session.rate != 1 { s += "  time ×\(fmt(session.rate, session.rate < 1 ? 4 : 0))" }
         if session.isRecording { s += "  ● REC" }
-        return s
+        return s + "  (H: help)"
     }
 
     private func drawOverlays() {
@@ -251,10 +261,15 @@ public final class MapWindow {
         }
         if showsHelp {
             overlay.panel(["Flyby keys"] + InputMapper.helpLines, x: 8, y: options.showsHUD ? 60 : 8, into: &buffer)
-        } else if options.showsHUD {
-            overlay.text("H: help", x: 8, y: Double(buffer.height) - 10, color: Color(rgb: 0xFFFFFF, alpha: 200), into: &buffer)
         }
+        var credits = [renderer.attribution()]
+        if session.simulation.location != nil { credits += session.tracks[session.trackIndex].attribution }
+        overlay.ornaments(camera: session.simulation.mapboxMap.cameraState, attribution: credits.filter { !$0.isEmpty }.joined(separator: " · "),
+                          compass: compassCenter, into: &buffer)
     }
+
+    /// Where the compass sits (top right); a click inside it eases to north.
+    private var compassCenter: ScreenPoint { ScreenPoint(x: Double(buffer.width) - 34, y: 34) }
 
     /// Copies the frame into the window surface row by row (honouring its pitch) and shows it.
     private func blit() throws(SDLError) {

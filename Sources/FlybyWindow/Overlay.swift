@@ -66,6 +66,20 @@ public struct OverlayPainter {
         painter.fill(path, color: color, into: &buffer)
     }
 
+    /// Fills a disc.
+    public mutating func fillDisc(center: ScreenPoint, radius: Double, color: Color, into buffer: inout PixelBuffer) {
+        fit(buffer)
+        painter.fillCircle(center: center, radius: radius, color: color, into: &buffer)
+    }
+
+    /// Fills a polygon.
+    public mutating func polygon(_ points: [ScreenPoint], color: Color, into buffer: inout PixelBuffer) {
+        fit(buffer)
+        path.removeAll()
+        path.addPolygon(points)
+        painter.fill(path, color: color, into: &buffer)
+    }
+
     /// A panel of lines on a translucent dark box with its top-left at (`x`, `y`).
     public mutating func panel(_ lines: [String], x: Double, y: Double, into buffer: inout PixelBuffer) {
         guard !lines.isEmpty else { return }
@@ -74,6 +88,51 @@ public struct OverlayPainter {
         box(x: x, y: y, width: w, height: h, color: Color(red: 0, green: 0, blue: 0, alpha: 170), into: &buffer)
         for (i, l) in lines.enumerated() {
             text(l, x: x + 8, y: y + 5 + Double(i + 1) * lineHeight - Double(pixelSize) * 0.35, color: .white, into: &buffer)
+        }
+    }
+}
+
+extension OverlayPainter {
+    /// Compass radius in pixels.
+    public static let compassRadius = 22.0
+
+    /// The map ornaments: a scale bar (bottom left), a compass (top right, only when the map is
+    /// not north-up, as Mapbox's adaptive compass) and the attribution (bottom right).
+    public mutating func ornaments(camera: CameraState, attribution: String, compass: ScreenPoint, into buffer: inout PixelBuffer) {
+        let w = Double(buffer.width), h = Double(buffer.height)
+        // Scale bar: the longest 1-2-5 length that fits in 100 px at the centre's latitude.
+        let metersPerPixel = 40_075_016.686 * cos(camera.center.latitude * .pi / 180) / (512 * exp2(camera.zoom))
+        if metersPerPixel.isFinite, metersPerPixel > 0 {
+            let maxMeters = metersPerPixel * 100
+            var unit = pow(10, (log10(maxMeters)).rounded(.down))
+            for m in [5.0, 2.0, 1.0] where unit * m <= maxMeters { unit *= m; break }
+            let px = unit / metersPerPixel
+            let label = unit >= 1000 ? "\(fmt(unit / 1000, unit >= 10_000 ? 0 : (unit.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1))) km" : "\(fmt(unit, 0)) m"
+            box(x: 10, y: h - 30, width: px + 8, height: 22, color: Color(red: 255, green: 255, blue: 255, alpha: 190), into: &buffer)
+            box(x: 14, y: h - 14, width: px, height: 3, color: Color(rgb: 0x222222), into: &buffer)
+            let saved = pixelSize
+            pixelSize = 11
+            text(label, x: 15, y: h - 17, color: Color(rgb: 0x222222), into: &buffer)
+            pixelSize = saved
+        }
+        if !attribution.isEmpty {
+            let saved = pixelSize
+            pixelSize = 11
+            let tw = width(of: attribution)
+            box(x: w - tw - 12, y: h - 18, width: tw + 12, height: 18, color: Color(red: 255, green: 255, blue: 255, alpha: 170), into: &buffer)
+            text(attribution, x: w - tw - 6, y: h - 5, color: Color(rgb: 0x333333), into: &buffer)
+            pixelSize = saved
+        }
+        let bearing = wrapBearing(camera.bearing)
+        if min(bearing, 360 - bearing) > 0.05 {
+            fillDisc(center: compass, radius: Self.compassRadius, color: Color(red: 255, green: 255, blue: 255, alpha: 220), into: &buffer)
+            // The needle points to north on the map: rotated by −bearing.
+            let a = -bearing * .pi / 180
+            func rot(_ x: Double, _ y: Double) -> ScreenPoint {
+                ScreenPoint(x: compass.x + x * cos(a) - y * sin(a), y: compass.y + x * sin(a) + y * cos(a))
+            }
+            polygon([rot(0, -16), rot(6, 0), rot(-6, 0)], color: Color(rgb: 0xE53935), into: &buffer)
+            polygon([rot(0, 16), rot(6, 0), rot(-6, 0)], color: Color(rgb: 0x555555), into: &buffer)
         }
     }
 }

@@ -172,7 +172,7 @@ public final class WindowSession {
         case .resize(let s):
             guard s.width >= 1, s.height >= 1 else { return }
             simulation.mapboxMap.setSize(s)
-        case .quit, .screenshot, .toggleHelp, .toggleHUD, .cycleLight, .switchStyle, .toggleRecording: return
+        case .quit, .screenshot, .toggleHelp, .toggleHUD, .cycleLight, .switchStyle, .toggleRecording, .click: return
         default:
             pending.append(action)
             if isPaused { applyPendingNow() }

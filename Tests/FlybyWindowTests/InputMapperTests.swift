@@ -15,10 +15,13 @@ private func p(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y
         #expect(m.map(.mouseMoved(to: p(500, 100))) == [], "no drag after release")
     }
 
-    @Test func clickWithoutMovementIsNotAPan() {
+    @Test func clickWithoutMovementIsAClickNotAPan() {
         var m = InputMapper()
         _ = m.map(.mouseDown(.left, at: p(10, 10), clicks: 1, modifiers: []))
-        #expect(m.map(.mouseUp(.left, at: p(10, 10))) == [])
+        #expect(m.map(.mouseMoved(to: p(11, 12))) == [])
+        #expect(m.map(.mouseUp(.left, at: p(11, 12))) == [.click(at: p(10, 10))])
+        _ = m.map(.mouseDown(.right, at: p(10, 10), clicks: 1, modifiers: []))
+        #expect(m.map(.mouseUp(.right, at: p(10, 10))) == [])
     }
 
     @Test func rightDragAndControlDragRotateAndPitch() {

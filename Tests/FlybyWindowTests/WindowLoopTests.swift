@@ -124,6 +124,16 @@ private enum Push {
         #expect(w.session.isQuiescent)
     }
 
+    @Test func clickingTheCompassTurnsNorthUp() throws {
+        let w = try makeWindow()
+        w.session.simulation.mapboxMap.setCamera(to: CameraOptions(bearing: 40))
+        settle(w, seconds: 0.05)
+        Push.button(true, 800 - 34, 34)
+        Push.button(false, 800 - 34, 34)
+        settle(w, seconds: 0.5)
+        expectClose(w.session.simulation.mapboxMap.cameraState.bearing, 0, 1e-9)
+    }
+
     @Test func resizingTheWindowResizesTheMap() throws {
         let w = try makeWindow()
         var e = SDL_Event()
