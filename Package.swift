@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
 // Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby.
-// FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window comes later (FlybyWindow).
+// FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2.
 import PackageDescription
 
 /// Settings shared by every Swift target.
@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
                 swiftSettings: engineSettings),
-        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "FlybyWindow", dependencies: ["CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
+                swiftSettings: swiftSettings),
+        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyWindow"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),
 
@@ -52,6 +55,8 @@ let package = Package(
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]

@@ -73,7 +73,7 @@ public enum FlybyCommandLine {
     }
 
     static let commands: [(name: String, summary: String)] = [
-        ("window", "the interactive map window (not yet in this build)"),
+        ("window", "the interactive map window (the default command)"),
         ("trace", "run a flight script without rendering and write its camera trace"),
         ("play", "render every frame of a flight or trace to MP4, GIF, Y4M or PNG frames"),
         ("snapshot", "render one frame to a PNG"),
@@ -85,13 +85,8 @@ public enum FlybyCommandLine {
     ]
 
     static func dispatch(_ args: [String], _ out: CommandOutput) throws {
-        guard let first = args.first else {
-            out.error("""
-            flyby: the interactive window is not available in this build yet.
-            Try: flyby trace Traces/flights/world-tour.flight.json   (see flyby help)
-            """)
-            throw CommandError("no display window in this build; use 'flyby trace' (see 'flyby help')", exitCode: 2)
-        }
+        // `flyby` alone is `flyby window` on the world style (CONTRACTS.md §1).
+        guard let first = args.first else { try WindowCommand.run([], out); return }
         let rest = Array(args.dropFirst())
         switch first {
         case "--help", "-h": out.print(usage())
@@ -111,9 +106,7 @@ public enum FlybyCommandLine {
         case "snapshot":
             if rest.contains("--help") || rest.contains("-h") { out.print(SnapshotCommand.help); return }
             try SnapshotCommand.run(rest, out)
-        case "window":
-            if rest.contains("--help") || rest.contains("-h") { out.print(try help(for: first)); return }
-            throw CommandError("'\(first)' is not yet available in this build (see 'flyby help')")
+        case "window": try WindowCommand.run(rest, out)
         default:
             if first.hasPrefix("-") { throw CommandError("unknown option '\(first)' (see 'flyby help')") }
             throw CommandError("unknown command '\(first)' (see 'flyby help')")
@@ -144,7 +137,7 @@ public enum FlybyCommandLine {
         case "diff": return DiffCommand.help
         case "bench": return BenchCommand.help
         case "soak": return SoakCommand.help
-        case "window": return "usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]\n(not yet in this build)"
+        case "window": return WindowCommand.help
         case "play": return PlayCommand.help
         case "snapshot": return SnapshotCommand.help
         case "plot": return PlotCommand.help

@@ -1,0 +1,373 @@
+import CSDL2
+import FlybyCore
+import FlybyData
+import FlybyMedia
+import FlybyRender
+import Foundation
+
+/// Draws one map frame: the camera, the puck (when a location is active) and the frame buffer
+/// (already sized to the window). This is how a renderer plugs into the window.
+public typealias MapDrawFunction = (_ camera: CameraState, _ puck: PuckState?, _ buffer: inout PixelBuffer) -> Void
+
+/// **The single injection point for the map renderer.** The window calls `draw` for every frame
+/// it shows and for screenshots; `cycleLightPreset` (L) and `switchStyle` (S) return the new
+/// preset / style name for the HUD and the trace header. ``placeholder()`` draws a graticule.
+public struct MapRendererHooks {
+    public var draw: MapDrawFunction
+    public var cycleLightPreset: () -> String
+    public var switchStyle: () -> String
+    /// The current style's attribution (shown bottom right).
+    public var attribution: () -> String
+    public init(draw: @escaping MapDrawFunction, cycleLightPreset: @escaping () -> String, switchStyle: @escaping () -> String,
+                attribution: @escaping () -> String = { "" }) {
+        self.draw = draw; self.cycleLightPreset = cycleLightPreset; self.switchStyle = switchStyle; self.attribution = attribution
+    }
+
+    /// The stand-in: ``PlaceholderMap`` drawing, and light/style names that only change the HUD.
+    public static func placeholder(style: String = "world", preset: String = "day") -> MapRendererHooks {
+        final class State { var map = PlaceholderMap(); var style: String; var preset: String
+            init(_ s: String, _ p: String) { style = s; preset = p } }
+        let presets = ["day", "dawn", "dusk", "night"], styles = ["world", "city"]
+        let s = State(style, preset)
+        return MapRendererHooks(
+            draw: { camera, puck, buffer in s.map.draw(camera: camera, puck: puck, into: &buffer) },
+            cycleLightPreset: { s.preset = presets[((presets.firstIndex(of: s.preset) ?? -1) + 1) % presets.count]; return s.preset },
+            switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style },
+            attribution: { s.style == "city" ? "© OpenStreetMap contributors" : "Made with Natural Earth (public domain)" })
+    }
+}
+
+/// What `flyby window` asked for.
+public struct MapWindowOptions {
+    public var title = "Flyby"
+    public var size = ScreenSize(width: 1280, height: 720)
+    public var style = "world"
+    /// Write the session trace here when the window closes (`--record`); recording starts at once.
+    public var recordPath: String?
+    /// Write one line per shown frame (`--stats`).
+    public var statsPath: String?
+    /// Show the HUD line (D toggles it).
+    public var showsHUD = true
+    /// Stop after this many shown frames (tests and benchmarks), nil for no limit.
+    public var frameLimit: Int?
+    /// Quit this many seconds after start (benchmarks), nil for no limit.
+    public var timeLimit: Double?
+    /// Folder for screenshots (P) and traces recorded with R when there is no `--record`.
+    public var outputDirectory = "."
+    public init() {}
+}
+
+/// The interactive SDL2 window: shows a ``WindowSession``'s map, feeds it the user's input through
+/// ``InputMapper`` and draws on demand.
+///
+/// **Loop.** While something moves (animation, gesture, scroll, puck, flight, viewport state) the
+/// loop waits with `SDL_WaitEventTimeout` until the next simulation tick is due (60 per second
+/// by default), runs it and presents a frame: one tick per frame, paced by the simulation clock.
+/// When nothing moves it draws nothing and blocks in `SDL_WaitEventTimeout` (an idle window uses
+/// no CPU). Frames go to the window surface (a row copy; the window surface is XRGB8888, the same
+/// layout as ``PixelBuffer``).
+public final class MapWindow {
+    public let session: WindowSession
+    public var options: MapWindowOptions
+    public var renderer: MapRendererHooks
+    private let window: OpaquePointer
+    private var buffer: PixelBuffer
+    private var mapper = InputMapper()
+    private var overlay: OverlayPainter
+    private var showsHelp = false
+    private var dirty = true
+    private var quitRequested = false
+    private var styleName: String
+    private var presetName = "day"
+    private var statsLines: [String] = []
+    /// Frames shown so far.
+    public private(set) var framesShown = 0
+    private var frameTimes: [Double] = []
+    private var lastFrameWall: Double?
+    private var lastDrawMilliseconds = 0.0
+    private var lastShownCamera: CameraState?
+    private var lastShownPuck: PuckState?
+    private let startWall: Double
+
+    /// Opens the window. Fails with ``SDLError`` when there is no display.
+    public init(session: WindowSession, options: MapWindowOptions, renderer: MapRendererHooks) throws(SDLError) {
+        self.session = session
+        self.options = options
+        self.renderer = renderer
+        // The window surface must be a plain X11 (XShm) framebuffer: with acceleration allowed,
+        // SDL backs it with an OpenGL texture, which on a GPU-less machine is Mesa's llvmpipe
+        // (measured under Xvfb: 80 % of the process's time went to llvmpipe, 17 ms per frame).
+        SDL.setHint(SDL.hintFramebufferAcceleration, "0")
+        try SDL.initVideo()
+        do {
+            window = try SDL.createWindow(title: options.title, width: Int(options.size.width), height: Int(options.size.height))
+        } catch {
+            SDL.quit()
+            throw error
+        }
+        let (w, h) = SDL.windowSize(window)
+        buffer = PixelBuffer(width: max(w, 1), height: max(h, 1))
+        overlay = OverlayPainter(width: buffer.width, height: buffer.height)
+        styleName = options.style
+        startWall = WallClock.monotonicSeconds()
+        if Double(w) != session.simulation.mapboxMap.size.width || Double(h) != session.simulation.mapboxMap.size.height, w > 0, h > 0 {
+            session.simulation.mapboxMap.setSize(ScreenSize(width: Double(w), height: Double(h)))
+        }
+        if options.recordPath != nil { session.startRecording() }
+    }
+
+    deinit {
+        SDL.destroyWindow(window)
+        SDL.quit()
+    }
+
+    /// The SDL video driver in use.
+    public var videoDriver: String { SDL.currentVideoDriver() ?? "?" }
+
+    /// Runs until Q, Esc, the close button, or a limit; then writes `--record` and `--stats`.
+    /// - Returns: messages for the user (files written).
+    @discardableResult
+    public func run() throws -> [String] {
+        session.advance(toWallTime: WallClock.monotonicSeconds())
+        var event = SDL_Event()
+        while !quitRequested {
+            let now = WallClock.monotonicSeconds()
+            let busy = !session.isQuiescent || dirty
+            let timeout: Int32
+            if busy {
+                timeout = Int32(max(0, min(1000, (session.secondsUntilNextTick(wall: now) * 1000).rounded(.up))))
+            } else {
+                timeout = 1000
+            }
+            if let limit = options.timeLimit, now - startWall >= limit { break }
+            if SDL.waitEvent(&event, timeoutMilliseconds: timeout) {
+                handle(event)
+                while SDL.pollEvent(&event) { handle(event) }
+            }
+            // On quit, input that came with it still reaches the simulation (and the trace).
+            pump()
+            if quitRequested { break }
+            if let limit = options.frameLimit, framesShown >= limit { break }
+        }
+        return try finish()
+    }
+
+    /// One step without waiting: advance the simulation to the wall clock and show a frame when
+    /// anything changed (the test hook; `run` calls it after each wait).
+    public func pump() {
+        session.advance(toWallTime: WallClock.monotonicSeconds())
+        let camera = session.simulation.mapboxMap.cameraState
+        let puck = session.simulation.location?.puck
+        // Ticks that change nothing visible (a reached overview, a paused puck) draw nothing.
+        if dirty || camera != lastShownCamera || puck != lastShownPuck {
+            present()
+        }
+    }
+
+    /// Handles SDL events already queued (tests push events, then call this and ``pump()``).
+    public func processPendingEvents() {
+        var event = SDL_Event()
+        while SDL.pollEvent(&event) { handle(event) }
+    }
+
+    /// Whether Q, Esc or the close button asked to quit.
+    public var isQuitRequested: Bool { quitRequested }
+
+    private func handle(_ e: SDL_Event) {
+        guard let input = SDLEventTranslator.translate(e, modifiersNow: { SDLEventTranslator.modifiers(SDL.modState()) }) else { return }
+        for action in mapper.map(input) { perform(action) }
+    }
+
+    /// Carries out one action: window-level ones here, camera ones in the session.
+    public func perform(_ action: WindowAction) {
+        switch action {
+        case .quit: quitRequested = true
+        case .toggleHelp: showsHelp.toggle(); dirty = true
+        case .toggleHUD: options.showsHUD.toggle(); dirty = true
+        case .cycleLight:
+            presetName = renderer.cycleLightPreset()
+            session.notice = "light preset \(presetName)"
+            dirty = true
+        case .switchStyle:
+            styleName = renderer.switchStyle()
+            session.setStyleName(styleName)
+            session.notice = "style \(styleName)"
+            dirty = true
+        case .click(let p):
+            let c = compassCenter
+            if (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
+                session.handle(.northUp)
+            }
+        case .screenshot: screenshot()
+        case .toggleRecording: toggleRecording()
+        case .resize(let s):
+            session.handle(action)
+            let w = max(Int(s.width), 1), h = max(Int(s.height), 1)
+            if w != buffer.width || h != buffer.height { buffer = PixelBuffer(width: w, height: h) }
+            dirty = true
+        default:
+            session.handle(action)
+            dirty = dirty || session.isPaused
+        }
+    }
+
+    // MARK: Frames
+
+    private func present() {
+        let t0 = WallClock.monotonicSeconds()
+        let camera = session.simulation.mapboxMap.cameraState
+        let puck = session.simulation.location?.puck
+        renderer.draw(camera, puck, &buffer)
+        drawOverlays()
+        do { try blit() } catch { session.notice = "\(error)" }
+        let t1 = WallClock.monotonicSeconds()
+        lastDrawMilliseconds = (t1 - t0) * 1000
+        let interval = lastFrameWall.map { (t1 - $0) * 1000 } ?? 0
+        lastFrameWall = t1
+        frameTimes.append(t1)
+        if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
+        if options.statsPath != nil {
+            statsLines.append("\(framesShown) \(fmt(t1 - startWall, 4)) \(fmt(interval, 3)) \(fmt(lastDrawMilliseconds, 3)) \(session.clock.frame)")
+        }
+        framesShown += 1
+        lastShownCamera = camera
+        lastShownPuck = puck
+        dirty = false
+    }
+
+    /// Frames per second over the last second of shown frames.
+    public var measuredFPS: Double {
+        guard let last = frameTimes.last else { return 0 }
+        let recent = frameTimes.filter { last - $0 <= 1 }
+        guard recent.count >= 2, let first = recent.first, last > first else { return 0 }
+        return Double(recent.count - 1) / (last - first)
+    }
+
+    /// The HUD text.
+    public var hudLine: String {
+        let c = session.simulation.mapboxMap.cameraState
+        var s = "\(fmt(measuredFPS, 0)) fps  \(fmt(lastDrawMilliseconds, 1)) ms  zoom \(fmt(c.zoom, 2))  bearing \(fmt(wrapBearing(c.bearing), 1))°  pitch \(fmt(c.pitch, 1))°"
+        s += "  \(session.simulation.viewportStatusName)  \(styleName):\(presetName)"
+        if session.isPaused { s += "  PAUSED" } else if session.rate != 1 { s += "  time ×\(fmt(session.rate, session.rate < 1 ? 4 : 0))" }
+        if session.isRecording { s += "  ● REC" }
+        return s + "  (H: help)"
+    }
+
+    private func drawOverlays() {
+        if options.showsHUD {
+            var lines = [hudLine]
+            if let n = session.notice { lines.append(n) }
+            overlay.panel(lines, x: 8, y: 8, into: &buffer)
+        }
+        if showsHelp {
+            overlay.panel(["Flyby keys"] + InputMapper.helpLines, x: 8, y: options.showsHUD ? 60 : 8, into: &buffer)
+        }
+        var credits = [renderer.attribution()]
+        if session.simulation.location != nil { credits += session.tracks[session.trackIndex].attribution }
+        overlay.ornaments(camera: session.simulation.mapboxMap.cameraState, attribution: credits.filter { !$0.isEmpty }.joined(separator: " · "),
+                          compass: compassCenter, into: &buffer)
+    }
+
+    /// Where the compass sits (top right); a click inside it eases to north.
+    private var compassCenter: ScreenPoint { ScreenPoint(x: Double(buffer.width) - 34, y: 34) }
+
+    /// Copies the frame into the window surface row by row (honouring its pitch) and shows it.
+    private func blit() throws(SDLError) {
+        let surface = try SDL.windowSurface(window)
+        let sw = Int(surface.pointee.w), sh = Int(surface.pointee.h), pitch = Int(surface.pointee.pitch)
+        guard let dst = surface.pointee.pixels else { return }
+        let w = min(sw, buffer.width), h = min(sh, buffer.height)
+        let bw = buffer.width
+        buffer.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                (dst + y * pitch).copyMemory(from: src.baseAddress! + y * bw, byteCount: w * 4)
+            }
+        }
+        try SDL.updateWindowSurface(window)
+    }
+
+    // MARK: Files
+
+    private func nextFreePath(_ prefix: String, _ suffix: String) -> String {
+        var n = 1
+        while true {
+            let p = "\(options.outputDirectory)/\(prefix)-\(n)\(suffix)"
+            if !FileManager.default.fileExists(atPath: p) { return p }
+            n += 1
+        }
+    }
+
+    private func screenshot() {
+        var shot = PixelBuffer(width: buffer.width, height: buffer.height)
+        renderer.draw(session.simulation.mapboxMap.cameraState, session.simulation.location?.puck, &shot)
+        let path = nextFreePath("flyby-screenshot", ".png")
+        do {
+            let png = try PNGEncoder().encode(pixels: shot.pixels, width: shot.width, height: shot.height)
+            try AtomicFileWriter.write(png, to: path)
+            session.notice = "screenshot saved to \(path)"
+        } catch {
+            session.notice = "screenshot failed: \(error)"
+        }
+        dirty = true
+    }
+
+    private func toggleRecording() {
+        if session.isRecording {
+            let path = options.recordPath ?? nextFreePath("flyby-recording", ".trace.jsonl")
+            if let bytes = session.stopRecording() {
+                do { try AtomicFileWriter.write(bytes, to: path); session.notice = "trace saved to \(path)" } catch { session.notice = "\(error)" }
+            }
+        } else {
+            session.startRecording()
+            session.notice = "recording"
+        }
+        dirty = true
+    }
+
+    /// Writes `--record` and `--stats` (atomically) and returns what was written.
+    private func finish() throws -> [String] {
+        var messages: [String] = []
+        if let path = options.recordPath, let bytes = session.stopRecording() {
+            try AtomicFileWriter.write(bytes, to: path)
+            messages.append("flyby: trace written to \(path)")
+        }
+        if let path = options.statsPath {
+            var text = "# frame wall_s interval_ms draw_ms sim_frame\n" + statsLines.joined(separator: "\n") + "\n"
+            text += statsSummary()
+            try AtomicFileWriter.write(Array(text.utf8), to: path)
+            messages.append("flyby: frame stats written to \(path)")
+        }
+        return messages
+    }
+
+    /// `# name: value` summary lines of the frame stats.
+    public func statsSummary() -> String {
+        let intervals = statsLines.compactMap { Double($0.split(separator: " ")[2]) }.dropFirst().sorted()
+        let draws = statsLines.compactMap { Double($0.split(separator: " ")[3]) }.sorted()
+        guard !intervals.isEmpty, !draws.isEmpty else { return "# frames: \(statsLines.count)\n" }
+        func pct(_ a: [Double], _ p: Double) -> Double { a[min(a.count - 1, Int(Double(a.count - 1) * p))] }
+        let mean = intervals.reduce(0, +) / Double(intervals.count)
+        // While moving: intervals of 100 ms or more are pauses in which nothing moved (and nothing
+        // was drawn), not slow frames.
+        let moving = intervals.filter { $0 < 100 }
+        let movingMean = moving.isEmpty ? mean : moving.reduce(0, +) / Double(moving.count)
+        return """
+        # frames: \(statsLines.count)
+        # fps_mean: \(fmt(1000 / mean, 2))
+        # fps_moving: \(fmt(1000 / movingMean, 2))
+        # frames_over_20ms_moving: \(moving.filter { $0 > 20 }.count)
+        # interval_ms_median: \(fmt(pct(intervals, 0.5), 3))
+        # interval_ms_p95: \(fmt(pct(intervals, 0.95), 3))
+        # interval_ms_max: \(fmt(intervals.last!, 3))
+        # draw_ms_median: \(fmt(pct(draws, 0.5), 3))
+        # draw_ms_p95: \(fmt(pct(draws, 0.95), 3))
+
+        """
+    }
+}
+
+/// `value` with `digits` decimals.
+func fmt(_ value: Double, _ digits: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    return String(format: "%.\(digits)f", value)
+}

@@ -1,0 +1,166 @@
+import CSDL2
+import FlybyCore
+import FlybyFlight
+import FlybyTestSupport
+import FlybyWindow
+import Foundation
+import Testing
+
+private func p(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y) }
+
+/// Input pushed into SDL's queue, as the window system would deliver it.
+private enum Push {
+    static func push(_ e: inout SDL_Event) { #expect(SDL_PushEvent(&e) == 1, "SDL_PushEvent: \(String(cString: SDL_GetError()))") }
+
+    static func motion(_ x: Int32, _ y: Int32, left: Bool) {
+        var e = SDL_Event()
+        e.type = SDL_MOUSEMOTION.rawValue
+        e.motion.x = x; e.motion.y = y
+        e.motion.state = left ? CSDL2_BUTTON_MASK(SDL_BUTTON_LEFT) : 0
+        push(&e)
+    }
+
+    static func button(_ down: Bool, _ x: Int32, _ y: Int32, clicks: UInt8 = 1, button: Int32 = SDL_BUTTON_LEFT) {
+        var e = SDL_Event()
+        e.type = down ? SDL_MOUSEBUTTONDOWN.rawValue : SDL_MOUSEBUTTONUP.rawValue
+        e.button.button = UInt8(button)
+        e.button.state = UInt8(down ? SDL_PRESSED : SDL_RELEASED)
+        e.button.clicks = clicks
+        e.button.x = x; e.button.y = y
+        push(&e)
+    }
+
+    static func wheel(_ y: Int32, at x: Int32, _ my: Int32) {
+        var e = SDL_Event()
+        e.type = SDL_MOUSEWHEEL.rawValue
+        e.wheel.y = y
+        e.wheel.preciseY = Float(y)
+        e.wheel.direction = SDL_MOUSEWHEEL_NORMAL.rawValue
+        e.wheel.mouseX = x; e.wheel.mouseY = my
+        push(&e)
+    }
+
+    static func key(_ sym: Int32) {
+        var e = SDL_Event()
+        e.type = SDL_KEYDOWN.rawValue
+        e.key.state = UInt8(SDL_PRESSED)
+        e.key.keysym.sym = sym
+        push(&e)
+    }
+}
+
+/// The SDL window loop under `SDL_VIDEODRIVER=dummy`: real SDL events through the whole path.
+/// SDL is process-global, so these run one at a time.
+@Suite(.serialized) struct WindowLoopTests {
+    init() { setenv("SDL_VIDEODRIVER", "dummy", 1) }
+
+    func makeWindow(record: String? = nil) throws -> MapWindow {
+        let session = WindowSession(size: ScreenSize(width: 800, height: 600),
+                                    camera: CameraState(center: LocationCoordinate2D(latitude: 60.17, longitude: 24.94), zoom: 10), style: "world")
+        var o = MapWindowOptions()
+        o.size = ScreenSize(width: 800, height: 600)
+        o.recordPath = record
+        o.outputDirectory = NSTemporaryDirectory()
+        return try MapWindow(session: session, options: o, renderer: .placeholder())
+    }
+
+    /// Handles queued events and lets the simulation run for `seconds` of wall time.
+    func settle(_ w: MapWindow, seconds: Double) {
+        let end = WallClock.monotonicSeconds() + seconds
+        repeat {
+            w.processPendingEvents()
+            w.pump()
+            usleep(4000)
+        } while WallClock.monotonicSeconds() < end
+    }
+
+    @Test func a300PixelDragMovesTheMap300Pixels() throws {
+        let w = try makeWindow()
+        #expect(w.videoDriver == "dummy")
+        let map = w.session.simulation.mapboxMap
+        w.pump()
+        let grabbed = map.coordinate(for: p(200, 300))
+        Push.motion(200, 300, left: false)
+        Push.button(true, 200, 300)
+        for x in stride(from: 230, through: 500, by: 30) {
+            Push.motion(Int32(x), 300, left: true)
+            settle(w, seconds: 0.01)
+        }
+        settle(w, seconds: 0.15)  // hold still before letting go: no inertia
+        Push.button(false, 500, 300)
+        settle(w, seconds: 0.2)
+        let q = map.point(for: grabbed)!
+        expectClose(q.x, 500, 1e-6, "grabbed point x")
+        expectClose(q.y, 300, 1e-6, "grabbed point y")
+        #expect(w.framesShown > 3)
+    }
+
+    @Test func fiveWheelClicksZoomInAboutTheCursor() throws {
+        let w = try makeWindow()
+        let map = w.session.simulation.mapboxMap
+        w.pump()
+        let under = map.coordinate(for: p(650, 150))
+        let z0 = map.cameraState.zoom
+        for _ in 0..<5 {
+            Push.wheel(1, at: 650, 150)
+            settle(w, seconds: 0.03)
+        }
+        settle(w, seconds: 0.5)
+        let dz = map.cameraState.zoom - z0
+        #expect(dz > 0.6 && dz < 0.8, "five notches ≈ 5 × 0.1514 zoom (frames may merge notches), got \(dz)")
+        let q = map.point(for: under)!
+        expectClose(q.x, 650, 1e-6)
+        expectClose(q.y, 150, 1e-6)
+        #expect(w.session.isQuiescent)
+    }
+
+    @Test func anIdleWindowDrawsNothing() throws {
+        let w = try makeWindow()
+        settle(w, seconds: 0.05)
+        let shown = w.framesShown
+        #expect(shown == 1, "the first frame only")
+        settle(w, seconds: 0.3)
+        #expect(w.framesShown == shown)
+        #expect(w.session.isQuiescent)
+    }
+
+    @Test func clickingTheCompassTurnsNorthUp() throws {
+        let w = try makeWindow()
+        w.session.simulation.mapboxMap.setCamera(to: CameraOptions(bearing: 40))
+        settle(w, seconds: 0.05)
+        Push.button(true, 800 - 34, 34)
+        Push.button(false, 800 - 34, 34)
+        settle(w, seconds: 0.5)
+        expectClose(w.session.simulation.mapboxMap.cameraState.bearing, 0, 1e-9)
+    }
+
+    @Test func resizingTheWindowResizesTheMap() throws {
+        let w = try makeWindow()
+        var e = SDL_Event()
+        e.type = SDL_WINDOWEVENT.rawValue
+        e.window.event = UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue)
+        e.window.data1 = 640
+        e.window.data2 = 400
+        Push.push(&e)
+        settle(w, seconds: 0.05)
+        #expect(w.session.simulation.mapboxMap.size == ScreenSize(width: 640, height: 400))
+    }
+
+    @Test func qQuitsAndTheRecordedTraceShowsTheSession() throws {
+        let path = NSTemporaryDirectory() + "flyby-window-test-\(getpid()).trace.jsonl"
+        defer { unlink(path) }
+        let w = try makeWindow(record: path)
+        Push.key(Int32(SDLK_EQUALS.rawValue))  // zoom +1 (300 ms ease)
+        settle(w, seconds: 0.5)
+        Push.key(Int32(UInt8(ascii: "q")))
+        let messages = try w.run()
+        #expect(w.isQuitRequested)
+        #expect(messages.contains { $0.contains(path) })
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.contains(#""kind":"trace""#) == true)
+        #expect(lines[1].hasPrefix(#"{"frame":0,"t":0,"#))
+        #expect(lines.last?.contains(#""zoom":11,"#) == true, "the last frame shows the finished zoom: \(lines.last ?? "")")
+        #expect(text.contains("finished end"))
+    }
+}
