@@ -33,7 +33,7 @@ public struct MapRendererHooks {
             draw: { camera, puck, buffer in s.map.draw(camera: camera, puck: puck, into: &buffer) },
             cycleLightPreset: { s.preset = presets[((presets.firstIndex(of: s.preset) ?? -1) + 1) % presets.count]; return s.preset },
             switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style },
-            attribution: { s.style == "city" ? "© OpenStreetMap contributors" : "Made with Natural Earth (public domain)" })
+            attribution: { MapRenderer.defaultAttribution })
     }
 }
 

@@ -99,7 +99,9 @@ extension MapRenderer {
                 painter.fill(path, color: Color(rgb: 0x607080), into: view)
             }
         }
-        // Attribution (licence requirement: on every frame).
+        // Attribution (licence requirement: on every frame). Empty only when the host draws the
+        // same credits itself (the window does, beside its own ornaments).
+        guard !attribution.isEmpty else { return }
         let size = width < 700 ? 8.5 : 10.0
         let m = text.measure(attribution, size: size)
         let x = Double(width) - m.width - 6, y = Double(height) - m.height - 2

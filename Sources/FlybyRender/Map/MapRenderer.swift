@@ -40,7 +40,8 @@ public struct MapRenderer {
     public var showsOrnaments = true
     /// Draw labels and icons.
     public var showsSymbols = true
-    /// The credit line drawn bottom-right on every frame.
+    /// The credit line drawn bottom-right on every frame. Set it to "" only when the host draws
+    /// the same credits itself.
     public var attribution = MapRenderer.defaultAttribution
 
     /// The data credits of the built-in data (OpenStreetMap, TrafficSense, Natural Earth).
