@@ -215,6 +215,15 @@ public final class CameraAnimationsManager {
         for c in batch { c() }
     }
 
+    /// Drops every running animator and queued completion without calling anything: running
+    /// animators and the manager reference each other, so a simulation that is thrown away
+    /// mid-animation calls this to let both go (found by the fuzzer's leak check).
+    func invalidate() {
+        running.removeAll()
+        pendingCompletions.removeAll()
+        lateCompletions.removeAll()
+    }
+
     // MARK: Runner (called by animators)
 
     func takeID() -> Int { defer { nextID += 1 }; return nextID }

@@ -43,6 +43,11 @@ public final class MapSimulation {
         ]
     }
 
+    deinit {
+        for o in observations { o.cancel() }
+        camera.invalidate()
+    }
+
     /// Time of the current tick, seconds.
     public var now: Double { clock.now }
 

@@ -275,3 +275,20 @@ import Testing
         #expect(sim.mapboxMap.cameraState.zoom == 10 && sim.camera.runningAnimatorCount == 0)
     }
 }
+
+@Suite struct SimulationLifetimeTests {
+    @Test func droppingASimulationMidAnimationFreesEverything() {
+        weak var manager: CameraAnimationsManager?
+        weak var animator: BasicCameraAnimator?
+        do {
+            let (sim, _) = makeSimulation()
+            sim.camera.fly(to: CameraOptions(zoom: 3))
+            let a = sim.camera.makeAnimator(duration: 5, curve: .linear) { $0.bearing.toValue = 90 }
+            a.startAnimation()
+            sim.tick()
+            manager = sim.camera
+            animator = a
+        }
+        #expect(manager == nil && animator == nil, "running animators and their manager are released with the simulation")
+    }
+}
