@@ -54,23 +54,8 @@ func zlibDeflate(_ input: UnsafeRawBufferPointer, level: Int32, strategy: ZlibSt
     defer { deflateEnd(&stream) }
     let bound = Int(deflateBound(&stream, uLong(input.count)))
     var output = [UInt8](repeating: 0, count: bound)
-    var code: Int32 = Z_OK
-    let produced = output.withUnsafeMutableBufferPointer { out -> Int in
-        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        stream.next_out = out.baseAddress
-        var inputLeft = input.count
-        var outputLeft = out.count
-        // avail_in/avail_out are 32-bit: loop so inputs over 4 GiB would still work.
-        repeat {
-            let inChunk = min(inputLeft, Int(UInt32.max))
-            let outChunk = min(outputLeft, Int(UInt32.max))
-            stream.avail_in = uInt(inChunk)
-            stream.avail_out = uInt(outChunk)
-            code = deflate(&stream, inputLeft == inChunk ? Z_FINISH : Z_NO_FLUSH)
-            inputLeft -= inChunk - Int(stream.avail_in)
-            outputLeft -= outChunk - Int(stream.avail_out)
-        } while code == Z_OK && outputLeft > 0
-        return out.count - outputLeft
+    let (code, produced) = pumpZlib(&stream, input: input, output: &output, stopWhenInputEnds: false) { s, lastInput in
+        deflate(&s, lastInput ? Z_FINISH : Z_NO_FLUSH)
     }
     guard code == Z_STREAM_END else {
         throw .zlib(function: "deflate", code: code, message: zlibMessage(stream, code))
@@ -92,23 +77,8 @@ func zlibInflate(_ input: UnsafeRawBufferPointer, outputCount: Int) throws(Media
     defer { inflateEnd(&stream) }
     // One spare byte detects a stream that is longer than the image needs.
     var output = [UInt8](repeating: 0, count: outputCount + 1)
-    var code: Int32 = Z_OK
-    var produced = 0
-    output.withUnsafeMutableBufferPointer { out in
-        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        stream.next_out = out.baseAddress
-        var inputLeft = input.count
-        var outputLeft = out.count
-        repeat {
-            let inChunk = min(inputLeft, Int(UInt32.max))
-            let outChunk = min(outputLeft, Int(UInt32.max))
-            stream.avail_in = uInt(inChunk)
-            stream.avail_out = uInt(outChunk)
-            code = inflate(&stream, Z_NO_FLUSH)
-            inputLeft -= inChunk - Int(stream.avail_in)
-            outputLeft -= outChunk - Int(stream.avail_out)
-        } while code == Z_OK && outputLeft > 0 && inputLeft > 0
-        produced = out.count - outputLeft
+    let (code, produced) = pumpZlib(&stream, input: input, output: &output, stopWhenInputEnds: true) { s, _ in
+        inflate(&s, Z_NO_FLUSH)
     }
     if produced > outputCount {
         throw .invalidPNG("image data is longer than the image size requires")
@@ -121,4 +91,30 @@ func zlibInflate(_ input: UnsafeRawBufferPointer, outputCount: Int) throws(Media
     }
     output.removeLast()
     return output
+}
+
+/// Feeds `input` through `step` (one deflate or inflate call) into `output`, in chunks, because
+/// zlib's `avail_in`/`avail_out` are 32-bit: inputs over 4 GiB still work. `step` gets whether the
+/// chunk holds the last of the input. Returns the last zlib code and the bytes produced.
+private func pumpZlib(_ stream: inout z_stream, input: UnsafeRawBufferPointer, output: inout [UInt8], stopWhenInputEnds: Bool,
+                      step: (inout z_stream, Bool) -> Int32) -> (code: Int32, produced: Int) {
+    var code: Int32 = Z_OK
+    var produced = 0
+    output.withUnsafeMutableBufferPointer { out in
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.next_out = out.baseAddress
+        var inputLeft = input.count
+        var outputLeft = out.count
+        repeat {
+            let inChunk = min(inputLeft, Int(UInt32.max))
+            let outChunk = min(outputLeft, Int(UInt32.max))
+            stream.avail_in = uInt(inChunk)
+            stream.avail_out = uInt(outChunk)
+            code = step(&stream, inputLeft == inChunk)
+            inputLeft -= inChunk - Int(stream.avail_in)
+            outputLeft -= outChunk - Int(stream.avail_out)
+        } while code == Z_OK && outputLeft > 0 && (!stopWhenInputEnds || inputLeft > 0)
+        produced = out.count - outputLeft
+    }
+    return (code, produced)
 }
