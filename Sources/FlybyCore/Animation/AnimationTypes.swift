@@ -72,4 +72,4 @@ protocol RunnableCameraAnimator: CameraAnimator {
 /// Progress reaches the end within this many seconds of the nominal end time: a tick time computed
 /// as i / fps differs from the exact end by at most a few ulps, and the animation must finish in
 /// the tick the contract names, not one tick later.
-let timeEpsilon = 1e-9
+public let timeEpsilon = 1e-9

@@ -107,7 +107,7 @@ public final class GestureManager {
         guard let last = panLast else { return }
         panLast = nil
         let v = velocity ?? panVelocity
-        let flings = time - panLastTime < GestureManager.flingWindow - 1e-9 && v.isFinite && (abs(v.x) >= 35 || abs(v.y) >= 35)
+        let flings = time - panLastTime < GestureManager.flingWindow - timeEpsilon && v.isFinite && (abs(v.x) >= 35 || abs(v.y) >= 35)
         if flings {
             // Mapbox starts the deceleration at least 3/4 down the view, away from the horizon.
             let start = ScreenPoint(x: last.x, y: max(last.y, map.size.height * 0.75))

@@ -249,7 +249,7 @@ public final class FlightRunner {
             let gm = runner.simulation.gestures
             let d = gestureDuration(g)
             let f = d <= 0 ? 1 : min(max((now - startTime) / d, 0), 1)
-            let finished = d <= 0 || now - startTime >= d - 1e-9
+            let finished = d <= 0 || now - startTime >= d - timeEpsilon
             switch g {
             case .pan(let from, let to, _):
                 gm.panChanged(to: ScreenPoint(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f), time: now)
@@ -277,9 +277,9 @@ public final class FlightRunner {
             if done { return true }
             switch step {
             case .wait(let seconds):
-                done = now - startTime >= seconds - 1e-9
+                done = now - startTime >= seconds - timeEpsilon
             case .viewport(_, _, let hold):
-                if let end = transitionEndTime { done = now - end >= hold - 1e-9 }
+                if let end = transitionEndTime { done = now - end >= hold - timeEpsilon }
             case .parallel:
                 done = pollChildren(now)
             default:
@@ -293,7 +293,7 @@ public final class FlightRunner {
             // this tick counts as done in this tick.
             var allStarted = true
             for i in children.indices where children[i].active == nil {
-                if now - startTime >= children[i].at - 1e-9 {
+                if now - startTime >= children[i].at - timeEpsilon {
                     let child = ActiveStep(step: children[i].step, runner: runner)
                     children[i].active = child
                     child.start(now)
