@@ -1,4 +1,5 @@
 import CZlib
+import FlybyCore
 import Foundation
 import Testing
 @testable import FlybyMedia

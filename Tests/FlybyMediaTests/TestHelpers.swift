@@ -1,5 +1,6 @@
 import Foundation
 @_exported import FlybyTestSupport
+import FlybyCore
 
 /// A fresh empty folder under the system temporary folder.
 func makeTemporaryFolder(_ label: String = #function) throws -> String {

@@ -1,7 +1,8 @@
 import FlybyCore
 import Testing
 
-/// Test helpers shared by the test targets: tolerant comparisons, a seeded random generator and
+/// Test helpers shared by the test targets: tolerant comparisons (the seeded generator,
+/// `SplitMix64`, lives in FlybyCore for the soak and benchmarks too) and
 /// paths into the repository.
 
 /// Expects |a − b| ≤ tolerance, reporting at the caller.
@@ -15,23 +16,6 @@ public func expectClose(_ a: LocationCoordinate2D, _ b: LocationCoordinate2D, _ 
                         sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(abs(a.latitude - b.latitude) <= tolerance && abs(a.longitude - b.longitude) <= tolerance,
             "\(what()) \(a) vs \(b) (tolerance \(tolerance))", sourceLocation: sourceLocation)
-}
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a small seeded generator so random tests repeat.
-public struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A uniform Double in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    /// A uniform Double in [lo, hi).
-    public mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
 }
 
 /// The repository root, found from this file's path (Tests/FlybyTestSupport/Support.swift).

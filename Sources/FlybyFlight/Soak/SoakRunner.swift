@@ -19,24 +19,9 @@ public final class SoakRunner {
         }
     }
 
-    /// SplitMix64 (Steele, Lea & Flood 2014).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     public let simulation: MapSimulation
     let clock: ManualClock
-    var rng: Random
+    var rng: SplitMix64
     public private(set) var report = Report()
     var held: [BasicCameraAnimator] = []
     let size = ScreenSize(width: 800, height: 600)
@@ -47,7 +32,7 @@ public final class SoakRunner {
         let bounds = CameraBounds(minZoom: 0, maxZoom: 22, minPitch: 0, maxPitch: 85)
         simulation = MapSimulation(size: size, camera: CameraState(center: .init(latitude: 60.17, longitude: 24.94), zoom: 12),
                                    bounds: bounds, clock: clock)
-        rng = Random(state: seed)
+        rng = SplitMix64(seed: seed)
         if let track { simulation.setLocation(SimulatedLocation(track: track, speed: 4, loop: true)) }
     }
 
@@ -200,7 +185,7 @@ public final class SoakRunner {
 }
 
 extension Array {
-    fileprivate func randomElementSeeded(_ rng: inout SoakRunner.Random) -> Element? {
+    fileprivate func randomElementSeeded(_ rng: inout SplitMix64) -> Element? {
         isEmpty ? nil : self[rng.int(count)]
     }
 }

@@ -97,14 +97,8 @@ public enum RasterBench {
 
     /// `count` random self-overlapping stars (5–13 points, radius up to 120 px), seeded.
     public static func starScene(count: Int = 200, width: Int = 1280, height: Int = 720, seed: UInt64 = 1) -> Scene {
-        var state = seed
-        func next() -> Double {   // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: seed)
+        func next() -> Double { random.unit() }
         var features: [Path] = []
         for _ in 0..<count {
             let tips = 5 + Int(next() * 9)
