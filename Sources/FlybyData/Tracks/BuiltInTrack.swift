@@ -1,5 +1,6 @@
 import FlybyCore
 import Foundation
+import Synchronization
 
 /// Attribution strings the data licences require; show them with any output that uses the data
 /// (README, on-map attribution, video credits).
@@ -38,9 +39,21 @@ public enum BuiltInTrack: String, CaseIterable, Sendable {
         }
     }
 
-    /// Loads the track from the package's resources. Its ``Track/name`` is the built-in name.
+    /// Tracks already read, by name: the bundled files never change while the process runs, and
+    /// flights, the window's track cycling and fuzzing load the same few tracks again and again.
+    private static let loaded = Mutex<[BuiltInTrack: Track]>([:])
+
+    /// Loads the track from the package's resources (read once per process). Its ``Track/name``
+    /// is the built-in name.
     /// - Throws: ``InputError`` only if the bundled file is missing or damaged.
     public func load() throws(InputError) -> Track {
+        if let track = BuiltInTrack.loaded.withLock({ $0[self] }) { return track }
+        let track = try read()
+        BuiltInTrack.loaded.withLock { $0[self] = track }
+        return track
+    }
+
+    private func read() throws(InputError) -> Track {
         let (file, feature) = resource
         guard
             let url = Bundle.module.url(forResource: file, withExtension: "geojson", subdirectory: "Resources/tracks")
