@@ -11,16 +11,31 @@ public typealias MapDrawFunction = (_ camera: CameraState, _ puck: PuckState?, _
 
 /// **The single injection point for the map renderer.** The window calls `draw` for every frame
 /// it shows and for screenshots; `cycleLightPreset` (L) and `switchStyle` (S) return the new
-/// preset / style name for the HUD and the trace header. ``placeholder()`` draws a graticule.
+/// preset / style name for the HUD and the trace header. ``placeholder()`` draws a graticule;
+/// ``mapRenderer(style:)`` draws with `MapRenderer`.
+///
+/// Feature interaction goes through `queryFeatures` (the features drawn at a screen point,
+/// topmost first, as `MapRenderer.queryFeatures(at:camera:tolerance:)`; `isLineLayer` tells line
+/// hits apart) and `applyFeatureState` (the next `draw` shows the change).
 public struct MapRendererHooks {
     public var draw: MapDrawFunction
     public var cycleLightPreset: () -> String
     public var switchStyle: () -> String
     /// The current style's attribution (shown bottom right).
     public var attribution: () -> String
+    /// The features at a screen point (pixels) for a camera, topmost first.
+    public var queryFeatures: (_ point: ScreenPoint, _ camera: CameraState) -> [QueriedFeature]
+    /// Whether a layer id names a line layer (clicks prefer fills and circles).
+    public var isLineLayer: (_ layerID: String) -> Bool
+    /// Applies a feature-state change to what `draw` shows.
+    public var applyFeatureState: (_ change: FeatureStateChange) -> Void
     public init(draw: @escaping MapDrawFunction, cycleLightPreset: @escaping () -> String, switchStyle: @escaping () -> String,
-                attribution: @escaping () -> String = { "" }) {
+                attribution: @escaping () -> String = { "" },
+                queryFeatures: @escaping (ScreenPoint, CameraState) -> [QueriedFeature] = { _, _ in [] },
+                isLineLayer: @escaping (String) -> Bool = { _ in false },
+                applyFeatureState: @escaping (FeatureStateChange) -> Void = { _ in }) {
         self.draw = draw; self.cycleLightPreset = cycleLightPreset; self.switchStyle = switchStyle; self.attribution = attribution
+        self.queryFeatures = queryFeatures; self.isLineLayer = isLineLayer; self.applyFeatureState = applyFeatureState
     }
 
     /// The stand-in: ``PlaceholderMap`` drawing, and light/style names that only change the HUD.
@@ -88,6 +103,11 @@ public final class MapWindow {
     private var lastShownCamera: CameraState?
     private var lastShownPuck: PuckState?
     private let startWall: Double
+    /// The selected and hovered features and the callout.
+    public private(set) var features = FeatureInteraction()
+    /// Where the pointer last moved with no button held, until the hover query for it runs.
+    private var hoverRequest: ScreenPoint?
+    private var lastHoverQueryWall = -Double.infinity
 
     /// Opens the window. Fails with ``SDLError`` when there is no display.
     public init(session: WindowSession, options: MapWindowOptions, renderer: MapRendererHooks) throws(SDLError) {
@@ -133,12 +153,10 @@ public final class MapWindow {
         while !quitRequested {
             let now = WallClock.monotonicSeconds()
             let busy = !session.isQuiescent || dirty
-            let timeout: Int32
-            if busy {
-                timeout = Int32(max(0, min(1000, (session.secondsUntilNextTick(wall: now) * 1000).rounded(.up))))
-            } else {
-                timeout = 1000
-            }
+            var wait = busy ? session.secondsUntilNextTick(wall: now) : 1
+            if let deadline = mapper.longPressDeadline { wait = min(wait, deadline - now) }
+            if hoverRequest != nil { wait = min(wait, lastHoverQueryWall + hoverQueryInterval - now) }
+            let timeout = Int32(max(0, min(1000, (wait * 1000).rounded(.up))))
             if let limit = options.timeLimit, now - startWall >= limit { break }
             if SDL.waitEvent(&event, timeoutMilliseconds: timeout) {
                 handle(event)
@@ -155,7 +173,14 @@ public final class MapWindow {
     /// One step without waiting: advance the simulation to the wall clock and show a frame when
     /// anything changed (the test hook; `run` calls it after each wait).
     public func pump() {
-        session.advance(toWallTime: WallClock.monotonicSeconds())
+        let now = WallClock.monotonicSeconds()
+        for action in mapper.update(time: now) { perform(action) }
+        if let p = hoverRequest, now - lastHoverQueryWall >= hoverQueryInterval {
+            hoverRequest = nil
+            lastHoverQueryWall = now
+            applyFeatureChanges(features.hover(feature(at: p)))
+        }
+        session.advance(toWallTime: now)
         let camera = session.simulation.mapboxMap.cameraState
         let puck = session.simulation.location?.puck
         // Ticks that change nothing visible (a reached overview, a paused puck) draw nothing.
@@ -175,7 +200,7 @@ public final class MapWindow {
 
     private func handle(_ e: SDL_Event) {
         guard let input = SDLEventTranslator.translate(e, modifiersNow: { SDLEventTranslator.modifiers(SDL.modState()) }) else { return }
-        for action in mapper.map(input) { perform(action) }
+        for action in mapper.map(input, time: WallClock.monotonicSeconds()) { perform(action) }
     }
 
     /// Carries out one action: window-level ones here, camera ones in the session.
@@ -189,6 +214,7 @@ public final class MapWindow {
             session.notice = "light preset \(presetName)"
             dirty = true
         case .switchStyle:
+            applyFeatureChanges(features.clear())
             styleName = renderer.switchStyle()
             session.setStyleName(styleName)
             session.notice = "style \(styleName)"
@@ -197,7 +223,11 @@ public final class MapWindow {
             let c = compassCenter
             if (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
                 session.handle(.northUp)
+            } else {
+                select(at: p)
             }
+        case .hover(let p): hoverRequest = p
+        case .clearFeatures: applyFeatureChanges(features.clear())
         case .screenshot: screenshot()
         case .toggleRecording: toggleRecording()
         case .resize(let s):
@@ -209,6 +239,38 @@ public final class MapWindow {
             session.handle(action)
             dirty = dirty || session.isPaused
         }
+    }
+
+    // MARK: Features
+
+    /// Hover queries run at most once per simulation tick interval (one per drawn frame).
+    private var hoverQueryInterval: Double { 1 / session.fps }
+
+    /// The camera of the frame on screen (what the user pointed at).
+    private var shownCamera: CameraState { lastShownCamera ?? session.simulation.mapboxMap.cameraState }
+
+    /// The feature a click or hover at `point` picks in the shown frame.
+    private func feature(at point: ScreenPoint) -> FeatureRef? {
+        FeatureInteraction.pick(renderer.queryFeatures(point, shownCamera), isLine: renderer.isLineLayer)
+    }
+
+    /// Selects the feature under `point` (or deselects when there is none) and anchors the
+    /// callout at the ground point clicked.
+    public func select(at point: ScreenPoint) {
+        let camera = shownCamera
+        let anchor = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: camera).coordinate(for: point)
+        let hit = feature(at: point)
+        applyFeatureChanges(features.select(hit, at: anchor))
+        dirty = true
+    }
+
+    /// Applies feature-state changes to the map and names them in the trace.
+    private func applyFeatureChanges(_ changes: [FeatureStateChange]) {
+        for c in changes {
+            renderer.applyFeatureState(c)
+            session.record(event: c.event(style: styleName))
+        }
+        if !changes.isEmpty { dirty = true }
     }
 
     // MARK: Frames
@@ -254,6 +316,10 @@ public final class MapWindow {
     }
 
     private func drawOverlays() {
+        if let c = features.callout {
+            let t = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: session.simulation.mapboxMap.cameraState)
+            if let p = t.point(for: c.anchor) { overlay.callout(c.text, pointingAt: p, into: &buffer) }
+        }
         if options.showsHUD {
             var lines = [hudLine]
             if let n = session.notice { lines.append(n) }
