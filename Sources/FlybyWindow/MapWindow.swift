@@ -282,6 +282,7 @@ public final class MapWindow {
         renderer.draw(camera, puck, &buffer)
         let tMap = WallClock.monotonicSeconds()
         drawOverlays()
+        let tOverlays = WallClock.monotonicSeconds()
         do { try blit() } catch { session.notice = "\(error)" }
         let t1 = WallClock.monotonicSeconds()
         lastDrawMilliseconds = (t1 - t0) * 1000
@@ -290,7 +291,7 @@ public final class MapWindow {
         frameTimes.append(t1)
         if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
         if options.statsPath != nil {
-            statsLines.append("\(framesShown) \(fmt(t1 - startWall, 4)) \(fmt(interval, 3)) \(fmt(lastDrawMilliseconds, 3)) \(session.clock.frame) \(fmt((tMap - t0) * 1000, 3))")
+            statsLines.append("\(framesShown) \(fmt(t1 - startWall, 4)) \(fmt(interval, 3)) \(fmt(lastDrawMilliseconds, 3)) \(session.clock.frame) \(fmt((tMap - t0) * 1000, 3)) \(fmt((tOverlays - tMap) * 1000, 3))")
         }
         framesShown += 1
         lastShownCamera = camera
@@ -399,8 +400,9 @@ public final class MapWindow {
             messages.append("flyby: trace written to \(path)")
         }
         if let path = options.statsPath {
-            // draw_ms is the whole frame (map, overlays, copy to the window); map_ms the map alone.
-            var text = "# frame wall_s interval_ms draw_ms sim_frame map_ms\n" + statsLines.joined(separator: "\n") + "\n"
+            // draw_ms is the whole frame: map_ms, overlay_ms (HUD, ornaments, callout), then the
+            // copy to the window surface and SDL_UpdateWindowSurface (which waits for the X server).
+            var text = "# frame wall_s interval_ms draw_ms sim_frame map_ms overlay_ms\n" + statsLines.joined(separator: "\n") + "\n"
             text += statsSummary()
             try AtomicFileWriter.write(Array(text.utf8), to: path)
             messages.append("flyby: frame stats written to \(path)")
@@ -413,6 +415,7 @@ public final class MapWindow {
         let intervals = statsLines.compactMap { Double($0.split(separator: " ")[2]) }.dropFirst().sorted()
         let draws = statsLines.compactMap { Double($0.split(separator: " ")[3]) }.sorted()
         let maps = statsLines.compactMap { Double($0.split(separator: " ")[5]) }.sorted()
+        let overlays = statsLines.compactMap { Double($0.split(separator: " ")[6]) }.sorted()
         guard !intervals.isEmpty, !draws.isEmpty else { return "# frames: \(statsLines.count)\n" }
         func pct(_ a: [Double], _ p: Double) -> Double { a[min(a.count - 1, Int(Double(a.count - 1) * p))] }
         let mean = intervals.reduce(0, +) / Double(intervals.count)
@@ -432,6 +435,7 @@ public final class MapWindow {
         # draw_ms_p95: \(fmt(pct(draws, 0.95), 3))
         # map_ms_median: \(fmt(pct(maps, 0.5), 3))
         # map_ms_p95: \(fmt(pct(maps, 0.95), 3))
+        # overlay_ms_median: \(fmt(pct(overlays, 0.5), 3))
 
         """
     }
