@@ -76,22 +76,20 @@ public struct FeatureInteraction: Sendable {
     /// A click that hit `feature` (nil: nothing selectable) at ground point `anchor`.
     public mutating func select(_ feature: FeatureRef?, at anchor: LocationCoordinate2D) -> [FeatureStateChange] {
         callout = feature.map { Callout(text: $0.name, anchor: anchor) }
-        guard feature != selected else { return [] }
-        var changes: [FeatureStateChange] = []
-        if let old = selected { changes.append(.set(key: FeatureStateChange.selectKey, on: false, old)) }
-        if let new = feature { changes.append(.set(key: FeatureStateChange.selectKey, on: true, new)) }
-        selected = feature
-        return changes
+        defer { selected = feature }
+        return Self.move(FeatureStateChange.selectKey, from: selected, to: feature)
     }
 
     /// The pointer is now over `feature` (nil: over nothing selectable).
     public mutating func hover(_ feature: FeatureRef?) -> [FeatureStateChange] {
-        guard feature != hovered else { return [] }
-        var changes: [FeatureStateChange] = []
-        if let old = hovered { changes.append(.set(key: FeatureStateChange.hoverKey, on: false, old)) }
-        if let new = feature { changes.append(.set(key: FeatureStateChange.hoverKey, on: true, new)) }
-        hovered = feature
-        return changes
+        defer { hovered = feature }
+        return Self.move(FeatureStateChange.hoverKey, from: hovered, to: feature)
+    }
+
+    /// Moves a one-feature-at-a-time state `key` from `old` to `new` (nothing when they are the same).
+    private static func move(_ key: String, from old: FeatureRef?, to new: FeatureRef?) -> [FeatureStateChange] {
+        guard old != new else { return [] }
+        return [old.map { .set(key: key, on: false, $0) }, new.map { .set(key: key, on: true, $0) }].compactMap { $0 }
     }
 
     /// Right click or long press: no selection, no hover, no callout, no state at all.

@@ -26,6 +26,8 @@ public enum InputEvent: Hashable, Sendable {
     case mouseDown(MouseButton, at: ScreenPoint, clicks: Int, modifiers: KeyModifiers)
     case mouseUp(MouseButton, at: ScreenPoint)
     case mouseMoved(to: ScreenPoint)
+    /// The pointer left the window.
+    case pointerLeft
     /// A wheel or trackpad scroll: `notches` positive away from the user (scroll up = zoom in).
     /// A mouse wheel reports whole notches; a trackpad reports fractions.
     case wheel(notches: Double, at: ScreenPoint?, modifiers: KeyModifiers)
@@ -52,8 +54,8 @@ public enum WindowAction: Hashable, Sendable {
     case scroll(delta: Double, kind: ScrollKind, at: ScreenPoint)
     /// A left click without a drag: the compass, else selects the feature under the point.
     case click(at: ScreenPoint)
-    /// The pointer moved with no button held (hover highlighting).
-    case hover(at: ScreenPoint)
+    /// The pointer moved with no button held (hover highlighting); nil when it left the window.
+    case hover(at: ScreenPoint?)
     /// A right click or a long left press: clear every feature state and the callout.
     case clearFeatures
     /// Double click: zoom in about the point, or out with shift.
@@ -123,6 +125,9 @@ public struct InputMapper: Sendable {
         switch event {
         case .quit: return [.quit]
         case .resized(let s): return [.resize(s)]
+        case .pointerLeft:
+            if case .none = drag { return [.hover(at: nil)] }
+            return []
         case let .mouseDown(button, p, clicks, mods):
             pointer = p
             if case .none = drag {} else { return [] }

@@ -226,7 +226,10 @@ public final class MapWindow {
             } else {
                 select(at: p)
             }
-        case .hover(let p): hoverRequest = p
+        case .hover(let p?): hoverRequest = p
+        case .hover(nil):
+            hoverRequest = nil
+            applyFeatureChanges(features.hover(nil))
         case .clearFeatures: applyFeatureChanges(features.clear())
         case .screenshot: screenshot()
         case .toggleRecording: toggleRecording()

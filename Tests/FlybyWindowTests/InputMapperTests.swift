@@ -29,6 +29,9 @@ private func p(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y
         #expect(m.map(.mouseMoved(to: p(40, 50))) == [.hover(at: p(40, 50))])
         _ = m.map(.mouseDown(.left, at: p(40, 50), clicks: 1, modifiers: []))
         #expect(m.map(.mouseMoved(to: p(41, 50))) == [], "a held button does not hover")
+        #expect(m.map(.pointerLeft) == [], "nor does leaving the window in a drag")
+        _ = m.map(.mouseUp(.left, at: p(41, 50)))
+        #expect(m.map(.pointerLeft) == [.hover(at: nil)], "leaving the window ends the hover")
     }
 
     @Test func aLeftPressHeldHalfASecondIsALongPressThatClears() {
