@@ -172,8 +172,10 @@ public final class MapWindow {
 
     /// One step without waiting: advance the simulation to the wall clock and show a frame when
     /// anything changed (the test hook; `run` calls it after each wait).
-    public func pump() {
-        let now = WallClock.monotonicSeconds()
+    public func pump() { pump(now: WallClock.monotonicSeconds()) }
+
+    /// ``pump()`` at wall time `now` (monotonic seconds; tests pass their own).
+    func pump(now: Double) {
         for action in mapper.update(time: now) { perform(action) }
         if let p = hoverRequest, now - lastHoverQueryWall >= hoverQueryInterval {
             hoverRequest = nil

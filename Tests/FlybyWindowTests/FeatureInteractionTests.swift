@@ -2,7 +2,7 @@ import FlybyCore
 import FlybyData
 @testable import FlybyRender
 import FlybyTestSupport
-import FlybyWindow
+@testable import FlybyWindow
 import Testing
 
 private let finland = FeatureRef(source: "countries-50m", id: .string("FIN"), name: "Finland")
@@ -120,5 +120,20 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         hooks.applyFeatureState(.removeAll)
         #expect(plain != hovered && hovered != selected && plain != selected)
         #expect(colourAtCentre() == plain, "clearing restores the plain look")
+    }
+}
+
+@Suite struct CalloutTests {
+    @Test func theCalloutSitsAboveItsTipOrBelowWhenThereIsNoRoomAndItsPointerTouchesTheTip() {
+        let tip = ScreenPoint(x: 200, y: 150)
+        let above = OverlayPainter.calloutOutline(x: 160, y: 110, width: 80, height: 30, tip: tip, above: true)
+        #expect(above.contains(tip))
+        #expect(above.filter { $0 != tip }.allSatisfy { $0.y <= 140 + 1e-9 }, "the box ends above the tip")
+        let below = OverlayPainter.calloutOutline(x: 160, y: 160, width: 80, height: 30, tip: tip, above: false)
+        #expect(below.contains(tip))
+        #expect(below.filter { $0 != tip }.allSatisfy { $0.y >= 160 - 1e-9 }, "the box starts below the tip")
+        let corner = OverlayPainter.calloutOutline(x: 2, y: 110, width: 80, height: 30, tip: ScreenPoint(x: 0, y: 150), above: true)
+        let base = corner.filter { $0.y == 140 && $0.x < 20 }
+        #expect(base.allSatisfy { $0.x >= 2 + 6 }, "the pointer's base stays off the rounded corner: \(base)")
     }
 }

@@ -3,7 +3,7 @@ import FlybyCore
 import FlybyData
 import FlybyFlight
 import FlybyTestSupport
-import FlybyWindow
+@testable import FlybyWindow
 import Foundation
 import Testing
 
@@ -170,6 +170,26 @@ private enum Push {
         #expect(hover != nil && select != nil && clear != nil, "\(text.suffix(2000))")
         if let hover, let select, let clear { #expect(hover < select && select < clear) }
         #expect(text.components(separatedBy: "\"select ").count == 2, "the drag selected nothing")
+    }
+
+    @Test func hoveringQueriesAtMostOncePerFrameInterval() throws {
+        final class Counter: @unchecked Sendable { var queries: [ScreenPoint] = [] }
+        let counter = Counter()
+        var hooks = MapRendererHooks.placeholder()
+        hooks.queryFeatures = { point, _ in counter.queries.append(point); return [] }
+        let w = try makeWindow(renderer: hooks)
+        settle(w, seconds: 0.05)
+        let t0 = WallClock.monotonicSeconds()
+        for x in 0..<20 { Push.motion(Int32(100 + x), 200, left: false) }
+        w.processPendingEvents()
+        w.pump(now: t0)
+        #expect(counter.queries == [p(119, 200)], "20 motions before a frame: one query, at the latest point")
+        Push.motion(300, 300, left: false)
+        w.processPendingEvents()
+        w.pump(now: t0 + 0.01)
+        #expect(counter.queries.count == 1, "the next query waits for the next frame interval (1/60 s)")
+        w.pump(now: t0 + 0.017)
+        #expect(counter.queries == [p(119, 200), p(300, 300)])
     }
 
     @Test func aLongPressClearsTheSelection() throws {
