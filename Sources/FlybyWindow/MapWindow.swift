@@ -216,14 +216,17 @@ public final class MapWindow {
             session.notice = "light preset \(presetName)"
             dirty = true
         case .switchStyle:
-            applyFeatureChanges(features.clear())
+            // The next style has other sources: nothing stays selected or hovered.
+            if features.selected != nil || features.hovered != nil { applyFeatureChanges(features.clear()) }
             styleName = renderer.switchStyle()
             session.setStyleName(styleName)
             session.notice = "style \(styleName)"
             dirty = true
         case .click(let p):
             let c = compassCenter
-            if (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
+            // Where the compass is shown, a click turns north; elsewhere it picks a feature.
+            if OverlayPainter.showsCompass(bearing: shownCamera.bearing),
+               (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
                 session.handle(.northUp)
             } else {
                 select(at: p)

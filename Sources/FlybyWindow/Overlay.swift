@@ -139,6 +139,12 @@ extension OverlayPainter {
     /// Compass radius in pixels.
     public static let compassRadius = 22.0
 
+    /// Whether the compass shows: only when the map is not north-up (Mapbox's adaptive compass).
+    public static func showsCompass(bearing: Double) -> Bool {
+        let b = wrapBearing(bearing)
+        return min(b, 360 - b) > 0.05
+    }
+
     /// The map ornaments: a scale bar (bottom left), a compass (top right, only when the map is
     /// not north-up, as Mapbox's adaptive compass) and the attribution (bottom right).
     public mutating func ornaments(camera: CameraState, attribution: String, compass: ScreenPoint, into buffer: inout PixelBuffer) {
@@ -167,7 +173,7 @@ extension OverlayPainter {
             pixelSize = saved
         }
         let bearing = wrapBearing(camera.bearing)
-        if min(bearing, 360 - bearing) > 0.05 {
+        if Self.showsCompass(bearing: bearing) {
             fillDisc(center: compass, radius: Self.compassRadius, color: Color(red: 255, green: 255, blue: 255, alpha: 220), into: &buffer)
             // The needle points to north on the map: rotated by −bearing.
             let a = -bearing * .pi / 180
