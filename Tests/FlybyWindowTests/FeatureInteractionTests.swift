@@ -121,6 +121,35 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         #expect(plain != hovered && hovered != selected && plain != selected)
         #expect(colourAtCentre() == plain, "clearing restores the plain look")
     }
+
+    /// The city style does the same for buildings (generated ids), in every light preset.
+    @Test(arguments: ["city", "city:night"])
+    func theCityStyleHighlightsSelectedAndHoveredBuildings(style: String) throws {
+        let hooks = try MapRendererHooks.mapRenderer(style: style)
+        let camera = CameraState(center: LocationCoordinate2D(latitude: 60.1699, longitude: 24.9384), zoom: 17)
+        var frame = PixelBuffer(width: 200, height: 150)
+        hooks.draw(camera, nil, &frame)
+        // The first grid point on a building.
+        var found: (ScreenPoint, FeatureRef)?
+        search: for y in stride(from: 15.0, to: 150, by: 10) {
+            for x in stride(from: 15.0, to: 200, by: 10) {
+                let q = ScreenPoint(x: x, y: y)
+                if let f = FeatureInteraction.pick(hooks.queryFeatures(q, camera), isLine: hooks.isLineLayer) { found = (q, f); break search }
+            }
+        }
+        let (point, building) = try #require(found)
+        #expect(building.source == "buildings")
+        func colour() -> UInt32 {
+            hooks.draw(camera, nil, &frame)
+            return frame.pixels[Int(point.y) * 200 + Int(point.x)]
+        }
+        let plain = colour()
+        hooks.applyFeatureState(.set(key: "hover", on: true, building))
+        let hovered = colour()
+        hooks.applyFeatureState(.set(key: "select", on: true, building))
+        let selected = colour()
+        #expect(plain != hovered && hovered != selected && plain != selected)
+    }
 }
 
 @Suite struct CalloutTests {
