@@ -21,7 +21,8 @@ enum WindowCommand {
                         instants (the window stays open afterwards)
       --record TRACE    write the session's camera trace when the window closes (playable with
                         'flyby play'); R stops and restarts recording
-      --stats FILE      write one line per shown frame (interval and draw times) and a summary
+      --stats FILE      write one line per shown frame (interval, whole-frame, map and overlay
+                        times) and a summary
       --duration S      close the window after S seconds (benchmarks)
 
     keys and mouse:
