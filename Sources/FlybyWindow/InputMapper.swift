@@ -26,6 +26,8 @@ public enum InputEvent: Hashable, Sendable {
     case mouseDown(MouseButton, at: ScreenPoint, clicks: Int, modifiers: KeyModifiers)
     case mouseUp(MouseButton, at: ScreenPoint)
     case mouseMoved(to: ScreenPoint)
+    /// The pointer left the window.
+    case pointerLeft
     /// A wheel or trackpad scroll: `notches` positive away from the user (scroll up = zoom in).
     /// A mouse wheel reports whole notches; a trackpad reports fractions.
     case wheel(notches: Double, at: ScreenPoint?, modifiers: KeyModifiers)
@@ -50,8 +52,12 @@ public enum WindowAction: Hashable, Sendable {
     case rotatePitchBegan, rotatePitchChanged(rotateDegrees: Double, pitchDegrees: Double), rotatePitchEnded
     /// A scroll in MapLibre delta units (positive zooms in), about a point.
     case scroll(delta: Double, kind: ScrollKind, at: ScreenPoint)
-    /// A left click without a drag (the compass uses it).
+    /// A left click without a drag: the compass, else selects the feature under the point.
     case click(at: ScreenPoint)
+    /// The pointer moved with no button held (hover highlighting); nil when it left the window.
+    case hover(at: ScreenPoint?)
+    /// A right click or a long left press: clear every feature state and the callout.
+    case clearFeatures
     /// Double click: zoom in about the point, or out with shift.
     case doubleClick(at: ScreenPoint, zoomOut: Bool)
     // Keyboard camera moves (300 ms eases).
@@ -78,11 +84,17 @@ public struct InputMapper: Sendable {
     public static let panStep = 100.0
     /// MapLibre delta of one wheel notch (Chrome reports 100 px per notch).
     public static let wheelNotchDelta = 100.0
+    /// Seconds a left button must stay down, not dragging, to be a long press.
+    public static let longPressDuration = 0.5
+    /// Pixels (distance from the press point) a long press may wander. A move of
+    /// ``clickTolerance`` on either axis starts a drag first, which also ends the long press.
+    public static let longPressTolerance = 4.0
 
     /// The help text: every binding, one per line (shown by `H`).
     public static let helpLines: [String] = [
         "left drag: pan (with inertia)      wheel / trackpad: zoom about the cursor",
-        "right drag or ctrl+drag: rotate (horizontal) and pitch (vertical)",
+        "right drag or ctrl+drag: rotate (horizontal) and pitch (vertical), with inertia",
+        "click: select the feature (callout with its name)      right click or long press: clear",
         "double click: zoom in      shift+double click: zoom out",
         "arrows: pan      + / -: zoom      shift+arrows: rotate / pitch      N: north up",
         "1-9: fly to a bookmark      F: follow the puck      T: next track      O: overview      I: idle",
@@ -90,18 +102,32 @@ public struct InputMapper: Sendable {
         "R: start / stop recording      P: screenshot      D: HUD line      H: this help      Q / Esc: quit",
     ]
 
-    private enum Drag { case none, pressed(MouseButton, ScreenPoint, rotate: Bool), panning, rotating(ScreenPoint) }
+    private enum Drag {
+        case none
+        /// A button is down and has not moved past the click tolerance; `time` is when it went
+        /// down (seconds, nil when the event came without a time).
+        case pressed(MouseButton, ScreenPoint, rotate: Bool, time: Double?)
+        case panning, rotating(ScreenPoint)
+        /// A long press fired; the rest of the press (moves, release) does nothing.
+        case longPressed
+    }
     private var drag: Drag = .none
     /// The last pointer position (for wheel events that carry none).
     public private(set) var pointer = ScreenPoint(x: 0, y: 0)
 
     public init() {}
 
-    /// The actions for one event, in order.
-    public mutating func map(_ event: InputEvent) -> [WindowAction] {
+    /// The actions for one event, in order. Without a time no press becomes a long press.
+    public mutating func map(_ event: InputEvent) -> [WindowAction] { map(event, time: nil) }
+
+    /// The actions for one event that happened at `time` (seconds, any monotonic origin).
+    public mutating func map(_ event: InputEvent, time: Double?) -> [WindowAction] {
         switch event {
         case .quit: return [.quit]
         case .resized(let s): return [.resize(s)]
+        case .pointerLeft:
+            if case .none = drag { return [.hover(at: nil)] }
+            return []
         case let .mouseDown(button, p, clicks, mods):
             pointer = p
             if case .none = drag {} else { return [] }
@@ -109,14 +135,15 @@ public struct InputMapper: Sendable {
                 return [.doubleClick(at: p, zoomOut: mods.contains(.shift))]
             }
             if button == .left || button == .right {
-                drag = .pressed(button, p, rotate: button == .right || mods.contains(.control))
+                drag = .pressed(button, p, rotate: button == .right || mods.contains(.control), time: time)
             }
             return []
         case let .mouseMoved(p):
             pointer = p
             switch drag {
-            case .none: return []
-            case let .pressed(_, start, rotate):
+            case .none: return [.hover(at: p)]
+            case .longPressed: return []
+            case let .pressed(_, start, rotate, _):
                 guard abs(p.x - start.x) >= Self.clickTolerance || abs(p.y - start.y) >= Self.clickTolerance else { return [] }
                 if rotate {
                     drag = .rotating(start)
@@ -130,9 +157,17 @@ public struct InputMapper: Sendable {
         case let .mouseUp(button, p):
             pointer = p
             switch drag {
-            case let .pressed(b, start, _) where b == button:
+            case let .pressed(b, start, _, down) where b == button:
                 drag = .none
+                if b == .right { return [.clearFeatures] }
+                // A release that comes before the window noticed the long press still is one.
+                if let down, let time, time - down >= Self.longPressDuration - timeEpsilon, isWithinLongPressTolerance(p, of: start) {
+                    return [.clearFeatures]
+                }
                 return b == .left ? [.click(at: start)] : []
+            case .longPressed where button == .left:
+                drag = .none
+                return []
             case .panning where button == .left:
                 drag = .none
                 return [.panEnded]
@@ -151,6 +186,27 @@ public struct InputMapper: Sendable {
         case let .keyDown(key, mods, _):
             return keyActions(key, mods).map { [$0] } ?? []
         }
+    }
+
+    /// When the current press becomes a long press (seconds), if it can; the window wakes then
+    /// and calls ``update(time:)``.
+    public var longPressDeadline: Double? {
+        if case let .pressed(.left, _, false, down?) = drag { return down + Self.longPressDuration }
+        return nil
+    }
+
+    /// Time-driven actions: a left press held ``longPressDuration`` without becoming a drag is a
+    /// long press, which clears the feature states (once; its release then does nothing).
+    public mutating func update(time: Double) -> [WindowAction] {
+        guard let deadline = longPressDeadline, time >= deadline - timeEpsilon,
+              case let .pressed(_, start, _, _) = drag, isWithinLongPressTolerance(pointer, of: start) else { return [] }
+        drag = .longPressed
+        return [.clearFeatures]
+    }
+
+    private func isWithinLongPressTolerance(_ p: ScreenPoint, of start: ScreenPoint) -> Bool {
+        let dx = p.x - start.x, dy = p.y - start.y
+        return dx * dx + dy * dy <= Self.longPressTolerance * Self.longPressTolerance
     }
 
     private func rotateChange(from start: ScreenPoint, to p: ScreenPoint) -> WindowAction {

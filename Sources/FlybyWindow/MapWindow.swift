@@ -11,16 +11,31 @@ public typealias MapDrawFunction = (_ camera: CameraState, _ puck: PuckState?, _
 
 /// **The single injection point for the map renderer.** The window calls `draw` for every frame
 /// it shows and for screenshots; `cycleLightPreset` (L) and `switchStyle` (S) return the new
-/// preset / style name for the HUD and the trace header. ``placeholder()`` draws a graticule.
+/// preset / style name for the HUD and the trace header. ``placeholder()`` draws a graticule;
+/// ``mapRenderer(style:)`` draws with `MapRenderer`.
+///
+/// Feature interaction goes through `queryFeatures` (the features drawn at a screen point,
+/// topmost first, as `MapRenderer.queryFeatures(at:camera:tolerance:)`; `isLineLayer` tells line
+/// hits apart) and `applyFeatureState` (the next `draw` shows the change).
 public struct MapRendererHooks {
     public var draw: MapDrawFunction
     public var cycleLightPreset: () -> String
     public var switchStyle: () -> String
     /// The current style's attribution (shown bottom right).
     public var attribution: () -> String
+    /// The features at a screen point (pixels) for a camera, topmost first.
+    public var queryFeatures: (_ point: ScreenPoint, _ camera: CameraState) -> [QueriedFeature]
+    /// Whether a layer id names a line layer (clicks prefer fills and circles).
+    public var isLineLayer: (_ layerID: String) -> Bool
+    /// Applies a feature-state change to what `draw` shows.
+    public var applyFeatureState: (_ change: FeatureStateChange) -> Void
     public init(draw: @escaping MapDrawFunction, cycleLightPreset: @escaping () -> String, switchStyle: @escaping () -> String,
-                attribution: @escaping () -> String = { "" }) {
+                attribution: @escaping () -> String = { "" },
+                queryFeatures: @escaping (ScreenPoint, CameraState) -> [QueriedFeature] = { _, _ in [] },
+                isLineLayer: @escaping (String) -> Bool = { _ in false },
+                applyFeatureState: @escaping (FeatureStateChange) -> Void = { _ in }) {
         self.draw = draw; self.cycleLightPreset = cycleLightPreset; self.switchStyle = switchStyle; self.attribution = attribution
+        self.queryFeatures = queryFeatures; self.isLineLayer = isLineLayer; self.applyFeatureState = applyFeatureState
     }
 
     /// The stand-in: ``PlaceholderMap`` drawing, and light/style names that only change the HUD.
@@ -88,6 +103,11 @@ public final class MapWindow {
     private var lastShownCamera: CameraState?
     private var lastShownPuck: PuckState?
     private let startWall: Double
+    /// The selected and hovered features and the callout.
+    public private(set) var features = FeatureInteraction()
+    /// Where the pointer last moved with no button held, until the hover query for it runs.
+    private var hoverRequest: ScreenPoint?
+    private var lastHoverQueryWall = -Double.infinity
 
     /// Opens the window. Fails with ``SDLError`` when there is no display.
     public init(session: WindowSession, options: MapWindowOptions, renderer: MapRendererHooks) throws(SDLError) {
@@ -133,12 +153,10 @@ public final class MapWindow {
         while !quitRequested {
             let now = WallClock.monotonicSeconds()
             let busy = !session.isQuiescent || dirty
-            let timeout: Int32
-            if busy {
-                timeout = Int32(max(0, min(1000, (session.secondsUntilNextTick(wall: now) * 1000).rounded(.up))))
-            } else {
-                timeout = 1000
-            }
+            var wait = busy ? session.secondsUntilNextTick(wall: now) : 1
+            if let deadline = mapper.longPressDeadline { wait = min(wait, deadline - now) }
+            if hoverRequest != nil { wait = min(wait, lastHoverQueryWall + hoverQueryInterval - now) }
+            let timeout = Int32(max(0, min(1000, (wait * 1000).rounded(.up))))
             if let limit = options.timeLimit, now - startWall >= limit { break }
             if SDL.waitEvent(&event, timeoutMilliseconds: timeout) {
                 handle(event)
@@ -154,8 +172,17 @@ public final class MapWindow {
 
     /// One step without waiting: advance the simulation to the wall clock and show a frame when
     /// anything changed (the test hook; `run` calls it after each wait).
-    public func pump() {
-        session.advance(toWallTime: WallClock.monotonicSeconds())
+    public func pump() { pump(now: WallClock.monotonicSeconds()) }
+
+    /// ``pump()`` at wall time `now` (monotonic seconds; tests pass their own).
+    func pump(now: Double) {
+        for action in mapper.update(time: now) { perform(action) }
+        if let p = hoverRequest, now - lastHoverQueryWall >= hoverQueryInterval {
+            hoverRequest = nil
+            lastHoverQueryWall = now
+            applyFeatureChanges(features.hover(feature(at: p)))
+        }
+        session.advance(toWallTime: now)
         let camera = session.simulation.mapboxMap.cameraState
         let puck = session.simulation.location?.puck
         // Ticks that change nothing visible (a reached overview, a paused puck) draw nothing.
@@ -175,7 +202,7 @@ public final class MapWindow {
 
     private func handle(_ e: SDL_Event) {
         guard let input = SDLEventTranslator.translate(e, modifiersNow: { SDLEventTranslator.modifiers(SDL.modState()) }) else { return }
-        for action in mapper.map(input) { perform(action) }
+        for action in mapper.map(input, time: WallClock.monotonicSeconds()) { perform(action) }
     }
 
     /// Carries out one action: window-level ones here, camera ones in the session.
@@ -189,15 +216,26 @@ public final class MapWindow {
             session.notice = "light preset \(presetName)"
             dirty = true
         case .switchStyle:
+            // The next style has other sources: nothing stays selected or hovered.
+            if features.selected != nil || features.hovered != nil { applyFeatureChanges(features.clear()) }
             styleName = renderer.switchStyle()
             session.setStyleName(styleName)
             session.notice = "style \(styleName)"
             dirty = true
         case .click(let p):
             let c = compassCenter
-            if (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
+            // Where the compass is shown, a click turns north; elsewhere it picks a feature.
+            if OverlayPainter.showsCompass(bearing: shownCamera.bearing),
+               (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
                 session.handle(.northUp)
+            } else {
+                select(at: p)
             }
+        case .hover(let p?): hoverRequest = p
+        case .hover(nil):
+            hoverRequest = nil
+            applyFeatureChanges(features.hover(nil))
+        case .clearFeatures: applyFeatureChanges(features.clear())
         case .screenshot: screenshot()
         case .toggleRecording: toggleRecording()
         case .resize(let s):
@@ -211,6 +249,38 @@ public final class MapWindow {
         }
     }
 
+    // MARK: Features
+
+    /// Hover queries run at most once per simulation tick interval (one per drawn frame).
+    private var hoverQueryInterval: Double { 1 / session.fps }
+
+    /// The camera of the frame on screen (what the user pointed at).
+    private var shownCamera: CameraState { lastShownCamera ?? session.simulation.mapboxMap.cameraState }
+
+    /// The feature a click or hover at `point` picks in the shown frame.
+    private func feature(at point: ScreenPoint) -> FeatureRef? {
+        FeatureInteraction.pick(renderer.queryFeatures(point, shownCamera), isLine: renderer.isLineLayer)
+    }
+
+    /// Selects the feature under `point` (or deselects when there is none) and anchors the
+    /// callout at the ground point clicked.
+    public func select(at point: ScreenPoint) {
+        let camera = shownCamera
+        let anchor = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: camera).coordinate(for: point)
+        let hit = feature(at: point)
+        applyFeatureChanges(features.select(hit, at: anchor))
+        dirty = true
+    }
+
+    /// Applies feature-state changes to the map and names them in the trace.
+    private func applyFeatureChanges(_ changes: [FeatureStateChange]) {
+        for c in changes {
+            renderer.applyFeatureState(c)
+            session.record(event: c.event(style: styleName))
+        }
+        if !changes.isEmpty { dirty = true }
+    }
+
     // MARK: Frames
 
     private func present() {
@@ -218,7 +288,9 @@ public final class MapWindow {
         let camera = session.simulation.mapboxMap.cameraState
         let puck = session.simulation.location?.puck
         renderer.draw(camera, puck, &buffer)
+        let tMap = WallClock.monotonicSeconds()
         drawOverlays()
+        let tOverlays = WallClock.monotonicSeconds()
         do { try blit() } catch { session.notice = "\(error)" }
         let t1 = WallClock.monotonicSeconds()
         lastDrawMilliseconds = (t1 - t0) * 1000
@@ -227,7 +299,7 @@ public final class MapWindow {
         frameTimes.append(t1)
         if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
         if options.statsPath != nil {
-            statsLines.append("\(framesShown) \(fmt(t1 - startWall, 4)) \(fmt(interval, 3)) \(fmt(lastDrawMilliseconds, 3)) \(session.clock.frame)")
+            statsLines.append("\(framesShown) \(fmt(t1 - startWall, 4)) \(fmt(interval, 3)) \(fmt(lastDrawMilliseconds, 3)) \(session.clock.frame) \(fmt((tMap - t0) * 1000, 3)) \(fmt((tOverlays - tMap) * 1000, 3))")
         }
         framesShown += 1
         lastShownCamera = camera
@@ -254,6 +326,10 @@ public final class MapWindow {
     }
 
     private func drawOverlays() {
+        if let c = features.callout {
+            let t = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: session.simulation.mapboxMap.cameraState)
+            if let p = t.point(for: c.anchor) { overlay.callout(c.text, pointingAt: p, into: &buffer) }
+        }
         if options.showsHUD {
             var lines = [hudLine]
             if let n = session.notice { lines.append(n) }
@@ -332,7 +408,9 @@ public final class MapWindow {
             messages.append("flyby: trace written to \(path)")
         }
         if let path = options.statsPath {
-            var text = "# frame wall_s interval_ms draw_ms sim_frame\n" + statsLines.joined(separator: "\n") + "\n"
+            // draw_ms is the whole frame: map_ms, overlay_ms (HUD, ornaments, callout), then the
+            // copy to the window surface and SDL_UpdateWindowSurface (which waits for the X server).
+            var text = "# frame wall_s interval_ms draw_ms sim_frame map_ms overlay_ms\n" + statsLines.joined(separator: "\n") + "\n"
             text += statsSummary()
             try AtomicFileWriter.write(Array(text.utf8), to: path)
             messages.append("flyby: frame stats written to \(path)")
@@ -344,6 +422,8 @@ public final class MapWindow {
     public func statsSummary() -> String {
         let intervals = statsLines.compactMap { Double($0.split(separator: " ")[2]) }.dropFirst().sorted()
         let draws = statsLines.compactMap { Double($0.split(separator: " ")[3]) }.sorted()
+        let maps = statsLines.compactMap { Double($0.split(separator: " ")[5]) }.sorted()
+        let overlays = statsLines.compactMap { Double($0.split(separator: " ")[6]) }.sorted()
         guard !intervals.isEmpty, !draws.isEmpty else { return "# frames: \(statsLines.count)\n" }
         func pct(_ a: [Double], _ p: Double) -> Double { a[min(a.count - 1, Int(Double(a.count - 1) * p))] }
         let mean = intervals.reduce(0, +) / Double(intervals.count)
@@ -361,6 +441,9 @@ public final class MapWindow {
         # interval_ms_max: \(fmt(intervals.last!, 3))
         # draw_ms_median: \(fmt(pct(draws, 0.5), 3))
         # draw_ms_p95: \(fmt(pct(draws, 0.95), 3))
+        # map_ms_median: \(fmt(pct(maps, 0.5), 3))
+        # map_ms_p95: \(fmt(pct(maps, 0.95), 3))
+        # overlay_ms_median: \(fmt(pct(overlays, 0.5), 3))
 
         """
     }

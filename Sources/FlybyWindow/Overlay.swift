@@ -93,8 +93,57 @@ public struct OverlayPainter {
 }
 
 extension OverlayPainter {
+    /// Corner radius, pointer height and padding of a callout, in pixels.
+    static let calloutRadius = 6.0, calloutPointer = 9.0, calloutPadding = 8.0
+
+    /// A callout: `text` in a small rounded box whose pointer tip touches `tip` (pixels). The box
+    /// sits above the tip, or below when there is no room above, and is kept inside the frame.
+    public mutating func callout(_ text: String, pointingAt tip: ScreenPoint, into buffer: inout PixelBuffer) {
+        guard tip.isFinite, tip.x >= 0, tip.y >= 0, tip.x <= Double(buffer.width), tip.y <= Double(buffer.height) else { return }
+        let w = width(of: text) + 2 * Self.calloutPadding, h = lineHeight + Self.calloutPadding
+        let above = tip.y - Self.calloutPointer - h >= 0
+        let x = min(max(tip.x - w / 2, 2), max(2, Double(buffer.width) - w - 2))
+        let y = above ? tip.y - Self.calloutPointer - h : tip.y + Self.calloutPointer
+        let outline = Self.calloutOutline(x: x, y: y, width: w, height: h, tip: tip, above: above)
+        polygon(outline.map { ScreenPoint(x: $0.x + 1, y: $0.y + 1.5) }, color: Color(red: 0, green: 0, blue: 0, alpha: 60), into: &buffer)
+        polygon(outline, color: Color(red: 255, green: 255, blue: 255, alpha: 240), into: &buffer)
+        self.text(text, x: x + Self.calloutPadding, y: y + h - Self.calloutPadding / 2 - Double(pixelSize) * 0.35,
+                  color: Color(rgb: 0x222222), into: &buffer)
+    }
+
+    /// The outline of a rounded box with a pointer on its bottom (`above`) or top edge, clockwise:
+    /// corners as quarter circles of 4 segments, the pointer 8 px wide at its base, clamped to
+    /// the straight part of the edge.
+    static func calloutOutline(x: Double, y: Double, width w: Double, height h: Double, tip: ScreenPoint, above: Bool) -> [ScreenPoint] {
+        let r = min(calloutRadius, w / 2, h / 2)
+        let baseX = min(max(tip.x, x + r + 4), x + w - r - 4)
+        var points: [ScreenPoint] = []
+        func corner(_ cx: Double, _ cy: Double, from a0: Double) {
+            for k in 0...4 {
+                let a = (a0 + Double(k) * 22.5) * .pi / 180
+                points.append(ScreenPoint(x: cx + r * cos(a), y: cy + r * sin(a)))
+            }
+        }
+        // y grows downwards, so angles run clockwise on screen: top-left corner from 180°.
+        corner(x + r, y + r, from: 180)
+        if !above { points += [ScreenPoint(x: baseX - 4, y: y), tip, ScreenPoint(x: baseX + 4, y: y)] }
+        corner(x + w - r, y + r, from: 270)
+        corner(x + w - r, y + h - r, from: 0)
+        if above { points += [ScreenPoint(x: baseX + 4, y: y + h), tip, ScreenPoint(x: baseX - 4, y: y + h)] }
+        corner(x + r, y + h - r, from: 90)
+        return points
+    }
+}
+
+extension OverlayPainter {
     /// Compass radius in pixels.
     public static let compassRadius = 22.0
+
+    /// Whether the compass shows: only when the map is not north-up (Mapbox's adaptive compass).
+    public static func showsCompass(bearing: Double) -> Bool {
+        let b = wrapBearing(bearing)
+        return min(b, 360 - b) > 0.05
+    }
 
     /// The map ornaments: a scale bar (bottom left), a compass (top right, only when the map is
     /// not north-up, as Mapbox's adaptive compass) and the attribution (bottom right).
@@ -124,7 +173,7 @@ extension OverlayPainter {
             pixelSize = saved
         }
         let bearing = wrapBearing(camera.bearing)
-        if min(bearing, 360 - bearing) > 0.05 {
+        if Self.showsCompass(bearing: bearing) {
             fillDisc(center: compass, radius: Self.compassRadius, color: Color(red: 255, green: 255, blue: 255, alpha: 220), into: &buffer)
             // The needle points to north on the map: rotated by −bearing.
             let a = -bearing * .pi / 180

@@ -153,6 +153,7 @@ enum SDLEventTranslator {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
                 return .resized(ScreenSize(width: Double(e.window.data1), height: Double(e.window.data2)))
             case SDL_WINDOWEVENT_CLOSE: return .quit
+            case SDL_WINDOWEVENT_LEAVE: return .pointerLeft
             default: return nil
             }
         default: return nil

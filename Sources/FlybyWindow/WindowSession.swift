@@ -46,8 +46,11 @@ public final class WindowSession {
     public var notice: String?
 
     private var pending: [WindowAction] = []
+    /// Trace events from the window (feature selection) waiting for the next input phase.
+    private var pendingEvents: [String] = []
     private var scroll = ScrollZoom()
     private var scrollPinch: (startZoom: Double, at: ScreenPoint)?
+    private var rotateInertia = RotateInertia()
     private var simTime: Double
     private var lastWall: Double?
     private var wasQuiescent = true
@@ -106,7 +109,7 @@ public final class WindowSession {
         // last one: hold it back until then, so (for example) a release after a still pause does
         // not fling because it was applied at an earlier tick.
         let due = Int(((simTime - clock.now) * fps + 1e-9).rounded(.down))
-        if due <= 0, wasQuiescent, !pending.isEmpty {
+        if due <= 0, wasQuiescent, hasPendingInput {
             // Input after idle: apply it at the next tick now instead of waiting for it.
             simTime = clock.now + 1 / fps
             step()
@@ -147,13 +150,15 @@ public final class WindowSession {
     /// True when nothing moves: no animation, gesture, scroll, queued input, moving puck,
     /// running flight or active viewport state. Then the window need not draw or tick.
     public var isQuiescent: Bool {
-        if !pending.isEmpty || scroll.isActive || scrollPinch != nil { return false }
+        if hasPendingInput || scroll.isActive || scrollPinch != nil { return false }
         if simulation.camera.runningAnimatorCount > 0 || simulation.mapboxMap.isGestureInProgress { return false }
         if let r = runner, !r.isFinished { return false }
         if simulation.location != nil && !isPaused { return false }
         if simulation.viewportStatusName != "idle" && !isPaused { return false }
         return true
     }
+
+    private var hasPendingInput: Bool { !pending.isEmpty || !pendingEvents.isEmpty }
 
     /// Halves or doubles the simulated-time rate.
     public func scaleRate(by factor: Double) {
@@ -172,11 +177,18 @@ public final class WindowSession {
         case .resize(let s):
             guard s.width >= 1, s.height >= 1 else { return }
             simulation.mapboxMap.setSize(s)
-        case .quit, .screenshot, .toggleHelp, .toggleHUD, .cycleLight, .switchStyle, .toggleRecording, .click: return
+        case .quit, .screenshot, .toggleHelp, .toggleHUD, .cycleLight, .switchStyle, .toggleRecording, .click, .hover, .clearFeatures: return
         default:
             pending.append(action)
             if isPaused { applyPendingNow() }
         }
+    }
+
+    /// Adds an event line (e.g. `select world/countries-50m/FIN`) to the trace in the input phase
+    /// of the next tick, like input: the tick in which the user acted names it.
+    public func record(event: String) {
+        pendingEvents.append(event)
+        if isPaused { applyPendingNow() }
     }
 
     private func applyPendingNow() {
@@ -194,7 +206,11 @@ public final class WindowSession {
     /// Phase 1 of a tick: queued input, then the scroll zoom.
     private func inputPhase(_ t: Double) {
         let actions = holdsInput ? [] : pending
-        if !holdsInput { pending.removeAll(keepingCapacity: true) }
+        if !holdsInput {
+            pending.removeAll(keepingCapacity: true)
+            for e in pendingEvents { simulation.record(event: e) }
+            pendingEvents.removeAll(keepingCapacity: true)
+        }
         for a in actions { apply(a, at: t) }
         let m = simulation.mapboxMap
         if let z = scroll.update(currentZoom: m.cameraState.zoom, minZoom: m.cameraBounds.minZoom, maxZoom: m.cameraBounds.maxZoom, time: t) {
@@ -236,14 +252,26 @@ public final class WindowSession {
         case .rotatePitchBegan:
             g.rotateBegan()
             g.pitchBegan()
+            rotateInertia.reset()
         case let .rotatePitchChanged(rotate, pitch):
             // GestureManager's rotation is counter-clockwise positive; a drag right turns the
             // bearing clockwise. Its pitch gesture lowers the pitch by 1° per 2 pt of translation.
             g.rotateChanged(degrees: -rotate, at: map.anchor)
             g.pitchChanged(translationY: -pitch * GestureManager.pitchPointsPerDegree)
+            // What the camera actually did (after the rotation threshold and the pitch bounds).
+            let now = map.cameraState
+            rotateInertia.record(time: t, bearing: shortestAngle(from: camera.bearing, to: now.bearing) - camera.bearing,
+                                 pitch: now.pitch - camera.pitch)
         case .rotatePitchEnded:
             g.rotateEnded()
             g.pitchEnded()
+            // Released while turning: keep turning and slow down (MapLibre inertia).
+            if let glide = rotateInertia.release(time: t) {
+                let bounds = map.cameraBounds
+                sim.camera.ease(to: CameraOptions(bearing: camera.bearing + glide.bearing,
+                                                  pitch: min(max(camera.pitch + glide.pitch, bounds.minPitch), bounds.maxPitch)),
+                                duration: glide.duration, curve: RotateInertia.curve)
+            }
         case let .scroll(delta, kind, p):
             scroll.scroll(delta: delta, kind: kind, at: p, time: t)
         case let .doubleClick(p, zoomOut):

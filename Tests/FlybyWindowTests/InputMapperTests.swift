@@ -12,7 +12,7 @@ private func p(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y
         #expect(m.map(.mouseMoved(to: p(110, 100))) == [.panBegan(p(100, 100)), .panChanged(p(110, 100))])
         #expect(m.map(.mouseMoved(to: p(400, 100))) == [.panChanged(p(400, 100))])
         #expect(m.map(.mouseUp(.left, at: p(400, 100))) == [.panEnded])
-        #expect(m.map(.mouseMoved(to: p(500, 100))) == [], "no drag after release")
+        #expect(m.map(.mouseMoved(to: p(500, 100))) == [.hover(at: p(500, 100))], "no drag after release, only hovering")
     }
 
     @Test func clickWithoutMovementIsAClickNotAPan() {
@@ -21,7 +21,60 @@ private func p(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y
         #expect(m.map(.mouseMoved(to: p(11, 12))) == [])
         #expect(m.map(.mouseUp(.left, at: p(11, 12))) == [.click(at: p(10, 10))])
         _ = m.map(.mouseDown(.right, at: p(10, 10), clicks: 1, modifiers: []))
-        #expect(m.map(.mouseUp(.right, at: p(10, 10))) == [])
+        #expect(m.map(.mouseUp(.right, at: p(10, 10))) == [.clearFeatures], "a right click clears the feature states")
+    }
+
+    @Test func pointerMotionWithoutAButtonHovers() {
+        var m = InputMapper()
+        #expect(m.map(.mouseMoved(to: p(40, 50))) == [.hover(at: p(40, 50))])
+        _ = m.map(.mouseDown(.left, at: p(40, 50), clicks: 1, modifiers: []))
+        #expect(m.map(.mouseMoved(to: p(41, 50))) == [], "a held button does not hover")
+        #expect(m.map(.pointerLeft) == [], "nor does leaving the window in a drag")
+        _ = m.map(.mouseUp(.left, at: p(41, 50)))
+        #expect(m.map(.pointerLeft) == [.hover(at: nil)], "leaving the window ends the hover")
+    }
+
+    @Test func aLeftPressHeldHalfASecondIsALongPressThatClears() {
+        var m = InputMapper()
+        #expect(m.map(.mouseDown(.left, at: p(100, 100), clicks: 1, modifiers: []), time: 10) == [])
+        #expect(m.longPressDeadline == 10.5)
+        #expect(m.map(.mouseMoved(to: p(102, 101)), time: 10.2) == [], "within the click tolerance")
+        #expect(m.update(time: 10.49) == [])
+        #expect(m.update(time: 10.5) == [.clearFeatures])
+        #expect(m.update(time: 10.6) == [], "once")
+        #expect(m.map(.mouseMoved(to: p(150, 100)), time: 10.7) == [], "no pan after a long press")
+        #expect(m.map(.mouseUp(.left, at: p(150, 100)), time: 10.8) == [], "and no click")
+        #expect(m.map(.mouseMoved(to: p(160, 100)), time: 10.9) == [.hover(at: p(160, 100))])
+    }
+
+    @Test func aLongPressIsRecognisedAtTheReleaseWhenNoUpdateRanBetween() {
+        var m = InputMapper()
+        _ = m.map(.mouseDown(.left, at: p(100, 100), clicks: 1, modifiers: []), time: 0)
+        #expect(m.map(.mouseUp(.left, at: p(101, 100)), time: 0.7) == [.clearFeatures])
+        _ = m.map(.mouseDown(.left, at: p(100, 100), clicks: 1, modifiers: []), time: 1)
+        #expect(m.map(.mouseUp(.left, at: p(100, 100)), time: 1.3) == [.click(at: p(100, 100))], "a short press is a click")
+    }
+
+    @Test func aDragIsNeitherAClickNorALongPress() {
+        var m = InputMapper()
+        _ = m.map(.mouseDown(.left, at: p(100, 100), clicks: 1, modifiers: []), time: 0)
+        #expect(m.map(.mouseMoved(to: p(105, 100)), time: 0.1) == [.panBegan(p(100, 100)), .panChanged(p(105, 100))])
+        #expect(m.longPressDeadline == nil)
+        #expect(m.update(time: 1) == [])
+        #expect(m.map(.mouseMoved(to: p(100, 100)), time: 1.1) == [.panChanged(p(100, 100))], "back at the start: still a drag")
+        #expect(m.map(.mouseUp(.left, at: p(100, 100)), time: 1.2) == [.panEnded])
+        // A ctrl+press rotates when dragged; held still it is not a long press.
+        _ = m.map(.mouseDown(.left, at: p(100, 100), clicks: 1, modifiers: .control), time: 2)
+        #expect(m.update(time: 3) == [])
+    }
+
+    @Test func aDoubleClickSelectsWithItsFirstClickAndZoomsWithItsSecond() {
+        var m = InputMapper()
+        _ = m.map(.mouseDown(.left, at: p(5, 6), clicks: 1, modifiers: []), time: 0)
+        #expect(m.map(.mouseUp(.left, at: p(5, 6)), time: 0.05) == [.click(at: p(5, 6))])
+        #expect(m.map(.mouseDown(.left, at: p(5, 6), clicks: 2, modifiers: []), time: 0.13) == [.doubleClick(at: p(5, 6), zoomOut: false)])
+        #expect(m.update(time: 1) == [], "the second press is not a long press")
+        #expect(m.map(.mouseUp(.left, at: p(5, 6)), time: 1.1) == [])
     }
 
     @Test func rightDragAndControlDragRotateAndPitch() {

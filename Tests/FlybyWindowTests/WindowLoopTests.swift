@@ -1,8 +1,9 @@
 import CSDL2
 import FlybyCore
+import FlybyData
 import FlybyFlight
 import FlybyTestSupport
-import FlybyWindow
+@testable import FlybyWindow
 import Foundation
 import Testing
 
@@ -54,14 +55,14 @@ private enum Push {
 @Suite(.serialized) struct WindowLoopTests {
     init() { setenv("SDL_VIDEODRIVER", "dummy", 1) }
 
-    func makeWindow(record: String? = nil) throws -> MapWindow {
-        let session = WindowSession(size: ScreenSize(width: 800, height: 600),
-                                    camera: CameraState(center: LocationCoordinate2D(latitude: 60.17, longitude: 24.94), zoom: 10), style: "world")
+    func makeWindow(record: String? = nil, renderer: MapRendererHooks = .placeholder(),
+                    camera: CameraState = CameraState(center: LocationCoordinate2D(latitude: 60.17, longitude: 24.94), zoom: 10)) throws -> MapWindow {
+        let session = WindowSession(size: ScreenSize(width: 800, height: 600), camera: camera, style: "world")
         var o = MapWindowOptions()
         o.size = ScreenSize(width: 800, height: 600)
         o.recordPath = record
         o.outputDirectory = NSTemporaryDirectory()
-        return try MapWindow(session: session, options: o, renderer: .placeholder())
+        return try MapWindow(session: session, options: o, renderer: renderer)
     }
 
     /// Handles queued events and lets the simulation run for `seconds` of wall time.
@@ -132,6 +133,77 @@ private enum Push {
         Push.button(false, 800 - 34, 34)
         settle(w, seconds: 0.5)
         expectClose(w.session.simulation.mapboxMap.cameraState.bearing, 0, 1e-9)
+    }
+
+    @Test func clickingACountrySelectsItHoverMarksItAndARightClickClears() throws {
+        let path = NSTemporaryDirectory() + "flyby-select-test-\(getpid()).trace.jsonl"
+        defer { unlink(path) }
+        let finland = CameraState(center: LocationCoordinate2D(latitude: 63.5, longitude: 27), zoom: 4)
+        let w = try makeWindow(record: path, renderer: .mapRenderer(style: "world"), camera: finland)
+        settle(w, seconds: 0.05)
+        Push.motion(400, 300, left: false)
+        settle(w, seconds: 0.1)
+        #expect(w.features.hovered?.id == .string("FIN"))
+        Push.button(true, 400, 300)
+        Push.button(false, 400, 300)
+        settle(w, seconds: 0.1)
+        #expect(w.features.selected?.id == .string("FIN"))
+        #expect(w.features.callout?.text == "Finland")
+        // A drag from Finland into Sweden pans; it selects nothing.
+        Push.button(true, 400, 300)
+        for x in stride(from: 380, through: 200, by: -30) { Push.motion(Int32(x), 300, left: true); settle(w, seconds: 0.01) }
+        settle(w, seconds: 0.15)
+        Push.button(false, 200, 300)
+        settle(w, seconds: 0.1)
+        #expect(w.features.selected?.id == .string("FIN"))
+        Push.button(true, 300, 300, button: SDL_BUTTON_RIGHT)
+        Push.button(false, 300, 300, button: SDL_BUTTON_RIGHT)
+        settle(w, seconds: 0.1)
+        #expect(w.features.selected == nil && w.features.callout == nil)
+        Push.key(Int32(UInt8(ascii: "q")))
+        _ = try w.run()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let events = text.split(separator: "\n").map(String.init)
+        let hover = events.firstIndex { $0.contains(#""hover world/countries-50m/FIN""#) }
+        let select = events.firstIndex { $0.contains(#""select world/countries-50m/FIN""#) }
+        let clear = events.firstIndex { $0.contains(#""clear feature states""#) }
+        #expect(hover != nil && select != nil && clear != nil, "\(text.suffix(2000))")
+        if let hover, let select, let clear { #expect(hover < select && select < clear) }
+        #expect(text.components(separatedBy: "\"select ").count == 2, "the drag selected nothing")
+    }
+
+    @Test func hoveringQueriesAtMostOncePerFrameInterval() throws {
+        final class Counter: @unchecked Sendable { var queries: [ScreenPoint] = [] }
+        let counter = Counter()
+        var hooks = MapRendererHooks.placeholder()
+        hooks.queryFeatures = { point, _ in counter.queries.append(point); return [] }
+        let w = try makeWindow(renderer: hooks)
+        settle(w, seconds: 0.05)
+        let t0 = WallClock.monotonicSeconds()
+        for x in 0..<20 { Push.motion(Int32(100 + x), 200, left: false) }
+        w.processPendingEvents()
+        w.pump(now: t0)
+        #expect(counter.queries == [p(119, 200)], "20 motions before a frame: one query, at the latest point")
+        Push.motion(300, 300, left: false)
+        w.processPendingEvents()
+        w.pump(now: t0 + 0.01)
+        #expect(counter.queries.count == 1, "the next query waits for the next frame interval (1/60 s)")
+        w.pump(now: t0 + 0.017)
+        #expect(counter.queries == [p(119, 200), p(300, 300)])
+    }
+
+    @Test func aLongPressClearsTheSelection() throws {
+        let w = try makeWindow(renderer: .mapRenderer(style: "world"),
+                               camera: CameraState(center: LocationCoordinate2D(latitude: 63.5, longitude: 27), zoom: 4))
+        settle(w, seconds: 0.05)
+        w.select(at: p(400, 300))
+        #expect(w.features.selected?.id == .string("FIN"))
+        Push.button(true, 500, 300)
+        settle(w, seconds: 0.6)
+        #expect(w.features.selected == nil, "cleared while the button is still down")
+        Push.button(false, 500, 300)
+        settle(w, seconds: 0.05)
+        #expect(w.features.selected == nil, "the release of a long press is no click")
     }
 
     @Test func resizingTheWindowResizesTheMap() throws {

@@ -86,6 +86,38 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
         expectClose(map.cameraState.pitch, 20, 1e-9)
     }
 
+    @Test func aRotateDragReleasedWhileTurningKeepsTurningAndSlowsDown() {
+        let s = makeSession()
+        let map = s.simulation.mapboxMap
+        run(s, [.rotatePitchBegan])
+        for i in 1...6 { run(s, [.rotatePitchChanged(rotateDegrees: Double(i) * 4, pitchDegrees: 0)]) }
+        let released = map.cameraState.bearing
+        run(s, [.rotatePitchEnded])
+        var steps: [Double] = []
+        var last = map.cameraState.bearing
+        for _ in 0..<60 {
+            s.step()
+            steps.append(map.cameraState.bearing - last)
+            last = map.cameraState.bearing
+        }
+        // Six samples of 4° spanning 5 ticks: speed 24° · 0.3 / (5/60 s) = 86.4°/s, so MapLibre's
+        // inertia turns on for 86.4 / 300 = 0.288 s and 86.4 · 0.288 / 2 = 12.4416° more.
+        expectClose(map.cameraState.bearing - released, 12.4416, 1e-9)
+        #expect(steps[1] > 0 && steps[1] > steps[8] && steps[8] > 0, "it decelerates: \(steps.prefix(12))")
+        #expect(s.isQuiescent)
+    }
+
+    @Test func aRotateDragHeldStillBeforeTheReleaseStops() {
+        let s = makeSession()
+        let map = s.simulation.mapboxMap
+        run(s, [.rotatePitchBegan])
+        for i in 1...6 { run(s, [.rotatePitchChanged(rotateDegrees: Double(i) * 4, pitchDegrees: 0)]) }
+        run(s, [], ticks: 12)  // 200 ms still
+        let released = map.cameraState.bearing
+        run(s, [.rotatePitchEnded], ticks: 30)
+        #expect(map.cameraState.bearing == released)
+    }
+
     @Test func doubleClickZoomsAboutThePoint() {
         let s = makeSession()
         let map = s.simulation.mapboxMap

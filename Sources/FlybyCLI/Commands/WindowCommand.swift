@@ -21,7 +21,8 @@ enum WindowCommand {
                         instants (the window stays open afterwards)
       --record TRACE    write the session's camera trace when the window closes (playable with
                         'flyby play'); R stops and restarts recording
-      --stats FILE      write one line per shown frame (interval and draw times) and a summary
+      --stats FILE      write one line per shown frame (interval, whole-frame, map and overlay
+                        times) and a summary
       --duration S      close the window after S seconds (benchmarks)
 
     keys and mouse:
@@ -72,7 +73,7 @@ enum WindowCommand {
         options.title = "Flyby — \(options.style)"
 
         // The map renderer plugs in here (MapRendererHooks).
-        let renderer = try LiveMap.hooks(style: options.style)
+        let renderer = try MapRendererHooks.mapRenderer(style: options.style)
 
         if ProcessInfo.processInfo.environment["DISPLAY"] == nil && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
             && ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
@@ -118,60 +119,5 @@ enum WindowCommand {
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw CommandError("cannot write '\(path)' (--\(option)): no such folder '\(dir)'")
         }
-    }
-}
-
-/// The window's map: `MapRenderer` on the current style and light preset, rebuilt when the window
-/// is resized or the style or preset changes (L and S keys). The window draws the scale bar,
-/// compass and attribution itself, so the renderer's ornaments are off.
-final class LiveMap {
-    static let presets = ["day", "dawn", "dusk", "night"]
-    var style: String
-    var preset: String
-    var loader = StyleLoader()
-    var loaded: LoadedStyle
-    var renderer: MapRenderer?
-
-    init(style spec: String) throws {
-        let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-        style = parts[0]
-        preset = parts.count > 1 ? parts[1] : "day"
-        loaded = try loader.load(LiveMap.spec(style, preset))
-    }
-
-    static func spec(_ style: String, _ preset: String) -> String { preset == "day" ? style : "\(style):\(preset)" }
-
-    func reload() {
-        // A failure keeps the previous style (the window's HUD names what is shown).
-        if let l = try? loader.load(LiveMap.spec(style, preset)) { loaded = l; renderer = nil }
-    }
-
-    func draw(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
-        if renderer == nil || renderer!.width != buffer.width || renderer!.height != buffer.height {
-            renderer = try? MapRenderer(style: loaded, width: buffer.width, height: buffer.height)
-            renderer?.showsOrnaments = false
-            renderer?.attribution = ""
-        }
-        renderer?.render(camera: camera, puck: puck, into: &buffer)
-    }
-
-    static func hooks(style: String) throws -> MapRendererHooks {
-        let map = try LiveMap(style: style)
-        return MapRendererHooks(
-            draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },
-            cycleLightPreset: {
-                map.preset = presets[((presets.firstIndex(of: map.preset) ?? -1) + 1) % presets.count]
-                map.reload()
-                return map.preset
-            },
-            switchStyle: {
-                if StyleLoader.builtinStyles.contains(map.style) {
-                    let all = StyleLoader.builtinStyles
-                    map.style = all[((all.firstIndex(of: map.style) ?? -1) + 1) % all.count]
-                    map.reload()
-                }
-                return map.style
-            },
-            attribution: { MapRenderer.defaultAttribution })
     }
 }

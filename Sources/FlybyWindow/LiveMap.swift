@@ -1,0 +1,98 @@
+import FlybyCore
+import FlybyData
+import FlybyRender
+
+/// The window's map: `MapRenderer` on the current style and light preset, rebuilt when the window
+/// is resized or the style or preset changes (L and S keys). The window draws the scale bar,
+/// compass and attribution itself, so the renderer's ornaments are off. The feature states live
+/// here, not in the renderer, so they survive the rebuilds.
+final class LiveMap {
+    static let presets = ["day", "dawn", "dusk", "night"]
+    var style: String
+    var preset: String
+    var loader = StyleLoader()
+    var loaded: LoadedStyle
+    var renderer: MapRenderer?
+    var featureStates = FeatureStateStore()
+    private var lineLayers: Set<String> = []
+
+    init(style spec: String) throws {
+        let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+        style = parts[0]
+        preset = parts.count > 1 ? parts[1] : "day"
+        loaded = try loader.load(LiveMap.spec(style, preset))
+        indexLayers()
+    }
+
+    static func spec(_ style: String, _ preset: String) -> String { preset == "day" ? style : "\(style):\(preset)" }
+
+    func reload() {
+        // A failure keeps the previous style (the window's HUD names what is shown).
+        if let l = try? loader.load(LiveMap.spec(style, preset)) { loaded = l; renderer = nil; indexLayers() }
+    }
+
+    private func indexLayers() {
+        lineLayers = Set(loaded.style.layers.filter { $0.type == .line }.map(\.id))
+    }
+
+    /// A renderer of the buffer's size with the current feature states.
+    private func prepare(width: Int, height: Int) {
+        if renderer == nil || renderer!.width != width || renderer!.height != height {
+            renderer = try? MapRenderer(style: loaded, width: width, height: height)
+            renderer?.showsOrnaments = false
+            renderer?.attribution = ""
+        }
+        renderer?.featureStates = featureStates
+    }
+
+    func draw(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
+        prepare(width: buffer.width, height: buffer.height)
+        renderer?.render(camera: camera, puck: puck, into: &buffer)
+    }
+
+    /// The features drawn at `point` in a frame of the last drawn size.
+    func query(at point: ScreenPoint, camera: CameraState) -> [QueriedFeature] {
+        guard let r = renderer else { return [] }
+        return r.queryFeatures(at: point, camera: camera)
+    }
+
+    func apply(_ change: FeatureStateChange) {
+        switch change {
+        case .removeAll: featureStates.removeAll()
+        case let .set(key, on, feature):
+            featureStates.set(key, on ? .bool(true) : .null, source: feature.source, feature: feature.id)
+        }
+    }
+
+    func isLine(_ layerID: String) -> Bool { lineLayers.contains(layerID) }
+}
+
+extension MapRendererHooks {
+    /// The real map: `MapRenderer` drawing a built-in style (`world`, `city:night`) or a style
+    /// file, with feature queries and feature state. S cycles the built-in styles and drops
+    /// every feature state (the sources change).
+    /// - Throws: `InputError` when the style cannot be loaded.
+    public static func mapRenderer(style: String) throws -> MapRendererHooks {
+        let map = try LiveMap(style: style)
+        return MapRendererHooks(
+            draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },
+            cycleLightPreset: {
+                map.preset = LiveMap.presets[((LiveMap.presets.firstIndex(of: map.preset) ?? -1) + 1) % LiveMap.presets.count]
+                map.reload()
+                return map.preset
+            },
+            switchStyle: {
+                if StyleLoader.builtinStyles.contains(map.style) {
+                    let all = StyleLoader.builtinStyles
+                    map.style = all[((all.firstIndex(of: map.style) ?? -1) + 1) % all.count]
+                    map.featureStates.removeAll()
+                    map.reload()
+                }
+                return map.style
+            },
+            attribution: { MapRenderer.defaultAttribution },
+            queryFeatures: { point, camera in map.query(at: point, camera: camera) },
+            isLineLayer: { map.isLine($0) },
+            applyFeatureState: { map.apply($0) })
+    }
+}
