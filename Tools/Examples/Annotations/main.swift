@@ -1,0 +1,24 @@
+// swift run annotations [--out FILE.png]
+import FlybyExamples
+import FlybyMaps
+#if canImport(Glibc)
+import Glibc
+#endif
+
+do {
+    let path = try ExampleSupport.outputPath(name: "annotations")
+    let report = try AnnotationsExample.run()
+    func show(_ what: String, _ calls: [(manager: String, annotations: [String])]) {
+        let text = calls.isEmpty ? "no annotation" : calls.map { "\($0.annotations.joined(separator: ", ")) (manager \($0.manager))" }.joined(separator: "; ")
+        print("tap \(what): \(text)")
+    }
+    show("on the New York → Washington line", report.tapOnLine)
+    show("in the polygon's hole", report.tapInHole)
+    show("on the polygon's band", report.tapOnRing)
+    show("on the New York pin", report.tapOnPin)
+    try report.snapshot.writePNG(to: path)
+    print("snapshot: \(path)")
+} catch {
+    print("annotations: error: \(error)")
+    exit(1)
+}
