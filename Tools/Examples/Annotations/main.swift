@@ -1,12 +1,8 @@
 // swift run annotations [--out FILE.png]
 import FlybyExamples
 import FlybyMaps
-#if canImport(Glibc)
-import Glibc
-#endif
 
-do {
-    let path = try ExampleSupport.outputPath(name: "annotations")
+ExampleSupport.main(name: "annotations") {
     let report = try AnnotationsExample.run()
     func show(_ what: String, _ calls: [(manager: String, annotations: [String])]) {
         let text = calls.isEmpty ? "no annotation" : calls.map { "\($0.annotations.joined(separator: ", ")) (manager \($0.manager))" }.joined(separator: "; ")
@@ -16,9 +12,5 @@ do {
     show("in the polygon's hole", report.tapInHole)
     show("on the polygon's band", report.tapOnRing)
     show("on the New York pin", report.tapOnPin)
-    try report.snapshot.writePNG(to: path)
-    print("snapshot: \(path)")
-} catch {
-    print("annotations: error: \(error)")
-    exit(1)
+    return report.snapshot
 }
