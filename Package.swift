@@ -19,10 +19,19 @@ let engineSettings = swiftSettings + [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+/// The Mapbox guide examples (issue 7): `swift run <name>` runs `Tools/Examples/<Folder>/main.swift`;
+/// each is a thin command-line wrapper over its `FlybyExamples` enum, which the tests drive.
+let examples: [(name: String, folder: String)] = [
+    ("chained-camera-animators", "ChainedCameraAnimators"),
+    ("annotations", "Annotations"),
+    ("symbol-markers", "SymbolMarkers"),
+    ("custom-rendered-layer", "CustomRenderedLayer"),
+]
+
 let package = Package(
     name: "Flyby",
     products: [
-        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"]),
+        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
     targets: [
@@ -34,6 +43,9 @@ let package = Package(
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
                 swiftSettings: engineSettings),
+        // The Mapbox-shaped host API (`MapView`, `mapboxMap`, runtime styling, annotations), headless.
+        .target(name: "FlybyMaps", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyMedia"],
+                swiftSettings: swiftSettings),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "FlybyWindow", dependencies: ["CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
                 swiftSettings: swiftSettings),
@@ -50,6 +62,10 @@ let package = Package(
 
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
+        .target(name: "FlybyExamples", dependencies: ["FlybyMaps"], path: "Tools/Examples/Library",
+                swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
@@ -61,3 +77,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
     ]
 )
+
+package.targets += examples.map { example in
+    .executableTarget(name: example.name, dependencies: ["FlybyExamples"], path: "Tools/Examples/\(example.folder)",
+                      swiftSettings: swiftSettings)
+}

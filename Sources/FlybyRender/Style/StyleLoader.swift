@@ -10,7 +10,8 @@ public struct LoadedSource: Sendable {
     public let featureIDs: [PropertyValue?]
     let indexByID: [PropertyValue: Int]
 
-    init(id: String, data: ProjectedSource, promoteId: String?, generateId: Bool) {
+    /// A source over already projected data (a style's source, or one added at run time).
+    public init(id: String, data: ProjectedSource, promoteId: String?, generateId: Bool) {
         self.id = id
         self.data = data
         var ids: [PropertyValue?] = []
@@ -70,6 +71,14 @@ public struct LoadedStyle: Sendable {
     /// One per ``Style/sources`` entry, same order.
     public let sources: [LoadedSource]
 
+    /// A parsed style with its loaded sources.
+    /// - Precondition: one source per ``Style/sources`` entry, same order and ids.
+    public init(style: Style, sources: [LoadedSource]) {
+        precondition(sources.map(\.id) == style.sources.map(\.id), "LoadedStyle sources must match the style's sources")
+        self.style = style
+        self.sources = sources
+    }
+
     /// The source a layer draws (nil for `background`).
     public func source(for layer: StyleLayer) -> LoadedSource? { layer.sourceIndex.map { sources[$0] } }
 
@@ -111,9 +120,16 @@ public struct StyleLoader: Sendable {
 
     /// Parses a style without loading its data (fast; for the default camera or validation).
     public static func parseStyle(_ spec: String) throws(InputError) -> Style {
+        let d = try readDocument(spec)
+        return try Style.parse(d.bytes, file: d.file, preset: d.preset)
+    }
+
+    /// The JSON text of a style spec, the name to parse it under (`builtin:styles/NAME.json` or
+    /// the path) and the preset the spec names, for hosts that edit the document before parsing.
+    public static func readDocument(_ spec: String) throws(InputError) -> (bytes: [UInt8], file: String, preset: String?) {
         let (file, builtin, preset) = try resolve(spec)
         let bytes = builtin ? try BuiltinData.bytes(file) : try FileInput.read(file)
-        return try Style.parse(bytes, file: builtin ? "builtin:\(file)" : file, preset: preset)
+        return (bytes, builtin ? "builtin:\(file)" : file, preset)
     }
 
     /// Loads a style and all its sources.
