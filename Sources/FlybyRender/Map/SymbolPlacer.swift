@@ -137,16 +137,18 @@ extension MapRenderer {
         let layers = style.style.layers
         for li in stride(from: layers.count - 1, through: 0, by: -1) {
             let layer = layers[li]
-            guard layer.type == .symbol, layer.isVisible(atZoom: z), let source = style.source(for: layer) else { continue }
+            guard layer.type == .symbol, layer.isVisible(atZoom: z), layerRange?.contains(li) ?? true,
+                  let source = style.source(for: layer) else { continue }
             let level = source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
-                collectFeatures(layer, source, g, copy: copy, sortKey: .symbolSortKey)
-                let features = order.map(\.feature)
-                for f32 in features {
-                    placeSymbol(layer, source, level, feature: Int(f32), h: h, g, alongLine: alongLine, bold: bold, view)
+                collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
+                var k = 0
+                while k < order.count {  // placeSymbol never changes `order`
+                    placeSymbol(layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine, bold: bold, view)
+                    k += 1
                 }
             }
         }
@@ -260,9 +262,9 @@ extension MapRenderer {
         }
     }
 
-    private func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
-                             justification: TextJustification) -> TextBlock {
-        text.layout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
+    private mutating func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
+                                     justification: TextJustification) -> TextBlock {
+        text.cachedLayout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
     }
 
     /// Offset of a `width × height` box's top-left corner from the anchor for a Mapbox anchor
