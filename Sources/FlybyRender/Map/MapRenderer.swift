@@ -355,10 +355,6 @@ public struct MapRenderer {
                                      _ view: PixelBufferView) {
         defer { path.removeAll() }
         guard !path.isEmpty, color.alpha != 0, width > 0 else { return }
-        if width <= 1 && dashes == nil {
-            Hairline.stroke(path, width: width, color: color, into: view)
-            return
-        }
         s.width = width
         s.dashes.removeAll(keepingCapacity: true)
         if let dashes {
@@ -366,7 +362,11 @@ public struct MapRenderer {
             let unit = max(width, 1)
             for d in dashes { s.dashes.append(d * unit) }
         }
-        painter.stroke(path, style: s, color: color, into: view)
+        if width <= 1 {
+            painter.strokeHairline(path, width: width, dashes: s.dashes, color: color, into: view)
+        } else {
+            painter.stroke(path, style: s, color: color, into: view)
+        }
     }
 
     mutating func drawCircles(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
