@@ -106,7 +106,12 @@ public struct MapRenderer {
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
             let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom))
-            if !cleared { buffer.clear(to: .white); cleared = true }
+            if !cleared {
+                cleared = true
+                // An opaque first background is the clear colour itself: one pass over the frame, not two.
+                if c.alpha == 255 { buffer.clear(to: c); continue }
+                buffer.clear(to: .white)
+            }
             buffer.fill(buffer.bounds, color: c)
         }
         if !cleared { buffer.clear(to: .white) }

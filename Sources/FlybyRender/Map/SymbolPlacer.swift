@@ -271,8 +271,17 @@ extension MapRenderer {
     /// keyword (`center`, `left`, `top-right`, …): the named side or corner sits on the anchor.
     static func anchorOffset(_ anchor: String, width w: Double, height h: Double) -> (Double, Double) {
         var x = -w / 2, y = -h / 2
-        if anchor.contains("left") { x = 0 } else if anchor.contains("right") { x = -w }
-        if anchor.hasPrefix("top") { y = 0 } else if anchor.hasPrefix("bottom") { y = -h }
+        // Exact keywords (the property only admits these): cheaper than substring searches.
+        switch anchor {
+        case "left", "top-left", "bottom-left": x = 0
+        case "right", "top-right", "bottom-right": x = -w
+        default: break
+        }
+        switch anchor {
+        case "top", "top-left", "top-right": y = 0
+        case "bottom", "bottom-left", "bottom-right": y = -h
+        default: break
+        }
         return (x, y)
     }
 
