@@ -18,8 +18,9 @@ import FlybyData
 /// Paint properties are evaluated once per layer when they do not depend on the feature, else per
 /// feature with its feature-state (``featureStates``, e.g. `select`). Rendering is deterministic:
 /// the same style, camera and state always give the same pixels. Scratch storage (paths, query
-/// lists, clip buffers, the rasterizer's cells) is reused from frame to frame; the labels still
-/// allocate for their text layout.
+/// lists, clip buffers, the rasterizer's cells) is reused from frame to frame; feature-dependent
+/// filter verdicts, sort keys and paint are memoised per layer until the zoom or the feature
+/// state changes (``FeatureMemo``), and label layouts are cached by text and settings.
 ///
 /// Usage:
 /// ```swift
