@@ -8,7 +8,7 @@ import Foundation
 enum BenchCommand {
     static let help = """
     usage: flyby bench sim [--only NAME,…]
-           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N]
+           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers]
 
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
     'swift build -c release' first: debug builds are many times slower.
@@ -24,6 +24,8 @@ enum BenchCommand {
       render.cpu_median_ms        median thread CPU time per frame (immune to other processes)
       render.load_ms              loading and parsing the style and its data, once
       render.labels               labels and icons placed in the last frame
+      render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
+                                  (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
@@ -36,7 +38,8 @@ enum BenchCommand {
                 out.print("\(name): \(SimBench.measure(name))")
             }
         case "render":
-            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames"])
+            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames"],
+                                flags: ["layers"])
             guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'bench render'") }
             var frames = 60
             if let f = o.values["frames"] {
@@ -47,6 +50,9 @@ enum BenchCommand {
             let scene = try RenderScene(o)
             let loadMs = (SimBench.seconds() - t0) * 1000
             for (name, value) in try RenderBench.run(scene, frames: frames, loadMs: loadMs) { out.print("\(name): \(value)") }
+            if o.flags.contains("layers") {
+                for (name, value) in try RenderBench.perLayer(scene, frames: frames) { out.print("\(name): \(value)") }
+            }
         default:
             throw CommandError("unknown benchmark suite '\(what)' (known: sim, render)")
         }
@@ -211,5 +217,29 @@ enum RenderBench {
                 ("render.size", "\(scene.width)x\(scene.height)"),
                 ("render.load_ms", SimBench.format(loadMs)),
                 ("render.labels", String(renderer.placedSymbolBoxes.count))]
+    }
+
+    /// Median thread CPU time of frames drawing one style layer at a time (and of frames drawing
+    /// none: the base), so the costly layers stand out.
+    static func perLayer(_ scene: RenderScene, frames: Int) throws -> [(String, String)] {
+        var renderer = try scene.makeRenderer()
+        var buffer = PixelBuffer(width: scene.width, height: scene.height)
+        func median(_ range: Range<Int>) -> Double {
+            renderer.layerRange = range
+            renderer.render(camera: scene.camera, into: &buffer)
+            var cpu: [Double] = []
+            for _ in 0..<frames {
+                let c0 = RasterBench.threadCPUMilliseconds()
+                renderer.render(camera: scene.camera, into: &buffer)
+                cpu.append(RasterBench.threadCPUMilliseconds() - c0)
+            }
+            return SimBench.median(cpu)
+        }
+        var figures = [("render.layer.base_cpu_ms", SimBench.format(median(0..<0)))]
+        for (k, layer) in scene.style.style.layers.enumerated()
+        where layer.type != .background && layer.isVisible(atZoom: scene.camera.zoom) {
+            figures.append(("render.layer.\(layer.id)_cpu_ms", SimBench.format(median(k..<(k + 1)))))
+        }
+        return figures
     }
 }

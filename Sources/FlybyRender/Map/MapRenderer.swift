@@ -18,8 +18,9 @@ import FlybyData
 /// Paint properties are evaluated once per layer when they do not depend on the feature, else per
 /// feature with its feature-state (``featureStates``, e.g. `select`). Rendering is deterministic:
 /// the same style, camera and state always give the same pixels. Scratch storage (paths, query
-/// lists, clip buffers, the rasterizer's cells) is reused from frame to frame; the labels still
-/// allocate for their text layout.
+/// lists, clip buffers, the rasterizer's cells) is reused from frame to frame; feature-dependent
+/// filter verdicts, sort keys and paint are memoised per layer until the zoom or the feature
+/// state changes (``FeatureMemo``), and label layouts are cached by text and settings.
 ///
 /// Usage:
 /// ```swift
@@ -35,7 +36,11 @@ public struct MapRenderer {
     public let width: Int
     public let height: Int
     /// Feature state read by `feature-state` expressions (e.g. `select` on a tapped country).
-    public var featureStates = FeatureStateStore()
+    public var featureStates = FeatureStateStore() { didSet { stateGeneration &+= 1 } }
+    /// Counts changes of ``featureStates``, so memos of state-dependent values know when to forget.
+    var stateGeneration = 0
+    /// Per-feature expression results of each style layer, by layer index (see ``FeatureMemo``).
+    var memos: [LayerMemo]
     /// Draw the scale bar and the compass (the attribution is always drawn: it is a licence requirement).
     public var showsOrnaments = true
     /// With ``showsOrnaments``: draw the scale bar (Mapbox's `ornaments.options.scaleBar.visibility`).
@@ -64,9 +69,10 @@ public struct MapRenderer {
     var text: TextRenderer
     var placer = SymbolPlacer()
     var images: [String: PixelBuffer] = [:]
-    /// Draw only the layers whose index is in this range (debugging; nil: all).
-    var layerRange: Range<Int>?
-    /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:)``).
+    /// Draw only the style layers whose index is in this range (nil: all), for per-layer timing
+    /// and debugging; background layers, the sky and the ornaments are always drawn.
+    public var layerRange: Range<Int>?
+    /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:_:)``).
     var mapPlaneLineWidths = true
 
     /// A renderer for frames of `width × height` pixels.
@@ -78,6 +84,7 @@ public struct MapRenderer {
         self.width = width
         self.height = height
         painter = Painter(width: width, height: height)
+        memos = Array(repeating: LayerMemo(), count: style.style.layers.count)
         text = try TextRenderer()
     }
 
@@ -106,7 +113,12 @@ public struct MapRenderer {
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
             let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom))
-            if !cleared { buffer.clear(to: .white); cleared = true }
+            if !cleared {
+                cleared = true
+                // An opaque first background is the clear colour itself: one pass over the frame, not two.
+                if c.alpha == 255 { buffer.clear(to: c); continue }
+                buffer.clear(to: .white)
+            }
             buffer.fill(buffer.bounds, color: c)
         }
         if !cleared { buffer.clear(to: .white) }
@@ -116,12 +128,11 @@ public struct MapRenderer {
                 guard layer.isVisible(atZoom: zoom) else { continue }
                 if let layerRange, !layerRange.contains(k) { continue }
                 switch layer.type {
-                case .fill: drawFill(layer, g, view)
-                case .line: drawLine(layer, g, view)
-                case .circle: drawCircles(layer, g, view)
+                case .fill: drawFill(k, layer, g, view)
+                case .line: drawLine(k, layer, g, view)
+                case .circle: drawCircles(k, layer, g, view)
                 case .background, .symbol: break
                 }
-                _ = k
             }
             if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
             if g.pitched { drawSky(g, view) }
@@ -133,24 +144,43 @@ public struct MapRenderer {
 
     // MARK: Layers
 
-    /// The features of `layer`'s source to draw in world copy `copy`, in order (sort key, then
-    /// document order), into ``order``.
-    mutating func collectFeatures(_ layer: StyleLayer, _ source: LoadedSource, _ g: FrameGeometry, copy: Int,
+    /// The features of layer `index`'s source to draw in world copy `copy`, in order (sort key,
+    /// then document order), into ``order``. Filter verdicts and sort keys come from the layer's
+    /// memo when still valid.
+    mutating func collectFeatures(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ g: FrameGeometry, copy: Int,
                                   sortKey: StyleProperty?) {
         hits.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
         source.data.query(g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
-        let needsContext = layer.filter != nil || (sortKey.map { layer.isFeatureDependent($0) } ?? false)
+        let keyExpression = sortKey.flatMap { layer.isFeatureDependent($0) ? layer.expression($0) : nil }
         let constantKey = sortKey.map { layer.number($0, zoom: g.zoom) } ?? 0
+        let count = source.data.features.count
+        if let filter = layer.filter {
+            memos[index].accepted.prepare(count: count, zoom: g.zoom, readsZoom: filter.dependsOnZoom,
+                                          generation: stateGeneration, readsState: filter.dependsOnFeatureState)
+        }
+        if let keyExpression {
+            memos[index].sortKey.prepare(count: count, zoom: g.zoom, readsZoom: keyExpression.dependsOnZoom,
+                                         generation: stateGeneration, readsState: keyExpression.dependsOnFeatureState)
+        }
         for f in hits {
-            if needsContext {
-                let ctx = source.context(feature: Int(f), states: featureStates)
-                guard layer.accepts(zoom: g.zoom, feature: ctx) else { continue }
-                let key = sortKey.map { layer.isFeatureDependent($0) ? layer.number($0, zoom: g.zoom, feature: ctx) : constantKey } ?? 0
-                order.append((key, f))
-            } else {
-                order.append((constantKey, f))
+            let i = Int(f)
+            if layer.filter != nil {
+                let accepted: Bool
+                if let known = memos[index].accepted[i] { accepted = known } else {
+                    accepted = layer.accepts(zoom: g.zoom, feature: source.context(feature: i, states: featureStates))
+                    memos[index].accepted[i] = accepted
+                }
+                guard accepted else { continue }
             }
+            var key = constantKey
+            if let sortKey, keyExpression != nil {
+                if let known = memos[index].sortKey[i] { key = known } else {
+                    key = layer.number(sortKey, zoom: g.zoom, feature: source.context(feature: i, states: featureStates))
+                    memos[index].sortKey[i] = key
+                }
+            }
+            order.append((key, f))
         }
         if let sortKey, layer.expression(sortKey) != nil {
             // Stable: equal keys keep document order.
@@ -211,7 +241,7 @@ public struct MapRenderer {
         }
     }
 
-    mutating func drawFill(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+    mutating func drawFill(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = style.source(for: layer) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
@@ -220,19 +250,27 @@ public struct MapRenderer {
         let outlineDep = outlineSet && layer.isFeatureDependent(.fillOutlineColor)
         let constColor = pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
         let constOutline = outlineSet ? pixelColor(layer.color(.fillOutlineColor, zoom: z), layer.number(.fillOpacity, zoom: z)) : .transparent
+        if colorDep || outlineDep {
+            let reads = layer.inputs(of: [.fillColor, .fillOpacity, .fillOutlineColor])
+            memos[index].fillPaint.prepare(count: source.data.features.count, zoom: z, readsZoom: reads.zoom,
+                                           generation: stateGeneration, readsState: reads.featureState)
+        }
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
-            collectFeatures(layer, source, g, copy: copy, sortKey: .fillSortKey)
+            collectFeatures(index, layer, source, g, copy: copy, sortKey: .fillSortKey)
             var k = 0
             while k < order.count {
                 let f = Int(order[k].feature)
                 k += 1
                 var color = constColor, outline = constOutline
                 if colorDep || outlineDep {
-                    let ctx = source.context(feature: f, states: featureStates)
-                    let opacity = layer.number(.fillOpacity, zoom: z, feature: ctx)
-                    if colorDep { color = pixelColor(layer.color(.fillColor, zoom: z, feature: ctx), opacity) }
-                    if outlineDep { outline = pixelColor(layer.color(.fillOutlineColor, zoom: z, feature: ctx), opacity) }
+                    if let known = memos[index].fillPaint[f] { (color, outline) = known } else {
+                        let ctx = source.context(feature: f, states: featureStates)
+                        let opacity = layer.number(.fillOpacity, zoom: z, feature: ctx)
+                        if colorDep { color = pixelColor(layer.color(.fillColor, zoom: z, feature: ctx), opacity) }
+                        if outlineDep { outline = pixelColor(layer.color(.fillOutlineColor, zoom: z, feature: ctx), opacity) }
+                        memos[index].fillPaint[f] = (color, outline)
+                    }
                 }
                 if color.alpha == 0 && outline.alpha == 0 { continue }
                 path.removeAll()
@@ -246,7 +284,7 @@ public struct MapRenderer {
         }
     }
 
-    mutating func drawLine(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+    mutating func drawLine(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = style.source(for: layer) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
@@ -264,18 +302,26 @@ public struct MapRenderer {
         let constWidth = style0.width  // style0.width is overwritten by each flush
         var batchColor = constColor, batchWidth = constWidth, batchDashes = constDashes
         let dashDep = layer.isFeatureDependent(.lineDasharray)
+        if dep {
+            let reads = layer.inputs(of: [.lineColor, .lineOpacity, .lineWidth])
+            memos[index].linePaint.prepare(count: source.data.features.count, zoom: z, readsZoom: reads.zoom,
+                                           generation: stateGeneration, readsState: reads.featureState)
+        }
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
-            collectFeatures(layer, source, g, copy: copy, sortKey: .lineSortKey)
+            collectFeatures(index, layer, source, g, copy: copy, sortKey: .lineSortKey)
             // Pass 1: each feature's paint.
             lineItems.removeAll(keepingCapacity: true)
             for (position, item) in order.enumerated() {
                 let f = Int(item.feature)
                 var color = constColor, width = constWidth
                 if dep {
-                    let ctx = source.context(feature: f, states: featureStates)
-                    color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
-                    width = layer.number(.lineWidth, zoom: z, feature: ctx)
+                    if let known = memos[index].linePaint[f] { (color, width) = known } else {
+                        let ctx = source.context(feature: f, states: featureStates)
+                        color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
+                        width = layer.number(.lineWidth, zoom: z, feature: ctx)
+                        memos[index].linePaint[f] = (color, width)
+                    }
                 }
                 if g.pitched && mapPlaneLineWidths {
                     // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
@@ -324,10 +370,6 @@ public struct MapRenderer {
                                      _ view: PixelBufferView) {
         defer { path.removeAll() }
         guard !path.isEmpty, color.alpha != 0, width > 0 else { return }
-        if width <= 1 && dashes == nil {
-            Hairline.stroke(path, width: width, color: color, into: view)
-            return
-        }
         s.width = width
         s.dashes.removeAll(keepingCapacity: true)
         if let dashes {
@@ -335,10 +377,14 @@ public struct MapRenderer {
             let unit = max(width, 1)
             for d in dashes { s.dashes.append(d * unit) }
         }
-        painter.stroke(path, style: s, color: color, into: view)
+        if width <= 1 {
+            painter.strokeHairline(path, width: width, dashes: s.dashes, color: color, into: view)
+        } else {
+            painter.stroke(path, style: s, color: color, into: view)
+        }
     }
 
-    mutating func drawCircles(_ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+    mutating func drawCircles(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = style.source(for: layer) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
@@ -347,7 +393,7 @@ public struct MapRenderer {
         var ctx = FeatureContext.empty
         for copy in g.firstCopy...g.lastCopy {
             let h = g.unitHomography(copy: copy)
-            collectFeatures(layer, source, g, copy: copy, sortKey: .circleSortKey)
+            collectFeatures(index, layer, source, g, copy: copy, sortKey: .circleSortKey)
             var k = 0
             while k < order.count {
                 let f = Int(order[k].feature)

@@ -137,16 +137,18 @@ extension MapRenderer {
         let layers = style.style.layers
         for li in stride(from: layers.count - 1, through: 0, by: -1) {
             let layer = layers[li]
-            guard layer.type == .symbol, layer.isVisible(atZoom: z), let source = style.source(for: layer) else { continue }
+            guard layer.type == .symbol, layer.isVisible(atZoom: z), layerRange?.contains(li) ?? true,
+                  let source = style.source(for: layer) else { continue }
             let level = source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
-                collectFeatures(layer, source, g, copy: copy, sortKey: .symbolSortKey)
-                let features = order.map(\.feature)
-                for f32 in features {
-                    placeSymbol(layer, source, level, feature: Int(f32), h: h, g, alongLine: alongLine, bold: bold, view)
+                collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
+                var k = 0
+                while k < order.count {  // placeSymbol never changes `order`
+                    placeSymbol(layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine, bold: bold, view)
+                    k += 1
                 }
             }
         }
@@ -260,17 +262,26 @@ extension MapRenderer {
         }
     }
 
-    private func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
-                             justification: TextJustification) -> TextBlock {
-        text.layout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
+    private mutating func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
+                                     justification: TextJustification) -> TextBlock {
+        text.cachedLayout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
     }
 
     /// Offset of a `width × height` box's top-left corner from the anchor for a Mapbox anchor
     /// keyword (`center`, `left`, `top-right`, …): the named side or corner sits on the anchor.
     static func anchorOffset(_ anchor: String, width w: Double, height h: Double) -> (Double, Double) {
         var x = -w / 2, y = -h / 2
-        if anchor.contains("left") { x = 0 } else if anchor.contains("right") { x = -w }
-        if anchor.hasPrefix("top") { y = 0 } else if anchor.hasPrefix("bottom") { y = -h }
+        // Exact keywords (the property only admits these): cheaper than substring searches.
+        switch anchor {
+        case "left", "top-left", "bottom-left": x = 0
+        case "right", "top-right", "bottom-right": x = -w
+        default: break
+        }
+        switch anchor {
+        case "top", "top-left", "top-right": y = 0
+        case "bottom", "bottom-left", "bottom-right": y = -h
+        default: break
+        }
         return (x, y)
     }
 

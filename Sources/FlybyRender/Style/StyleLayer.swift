@@ -41,6 +41,17 @@ public struct StyleLayer: Sendable {
         bindings[p.index] = e
     }
 
+    /// Whether any of the properties reads the zoom or the feature state.
+    public func inputs(of properties: [StyleProperty]) -> (zoom: Bool, featureState: Bool) {
+        var zoom = false, state = false
+        for p in properties {
+            guard let e = bindings[p.index] else { continue }
+            zoom = zoom || e.dependsOnZoom
+            state = state || e.dependsOnFeatureState
+        }
+        return (zoom, state)
+    }
+
     /// True when the layer is visible and `zoom` is in minzoom ..< maxzoom.
     public func isVisible(atZoom zoom: Double) -> Bool {
         isVisible && zoom >= minZoom && zoom < maxZoom

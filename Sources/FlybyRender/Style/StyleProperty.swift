@@ -78,12 +78,13 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public enum Group: Sendable { case paint, layout, sky }
 
     /// Dense index (position in `allCases`), for per-layer tables.
-    public var index: Int { StyleProperty.indexTable[self] ?? 0 }
-    static let indexTable: [StyleProperty: Int] = {
-        var t: [StyleProperty: Int] = [:]
-        for (k, p) in allCases.enumerated() { t[p] = k }
-        return t
-    }()
+    ///
+    /// A payload-free enum is stored as its case number in declaration order, which is also the
+    /// order of `allCases`; reading it directly replaces a dictionary lookup that hashed the raw
+    /// name string on every property access (measured: a tenth of the label placement time).
+    /// `StylePropertyTests` checks the two orders agree.
+    @inline(__always)
+    public var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
     static let byName: [String: StyleProperty] = {
         var t: [String: StyleProperty] = [:]
         for p in allCases { t[p.rawValue] = p }

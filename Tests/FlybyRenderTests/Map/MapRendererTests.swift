@@ -189,3 +189,49 @@ let sharedWorldStyle: LoadedStyle = {
         #expect(c.blue > 180 && c.red < 100, "puck centre \(c)")
     }
 }
+
+/// The per-layer memos (``FeatureMemo``) and the label layout cache keep values from frame to
+/// frame; a renderer that has drawn other frames must still draw exactly what a fresh one draws.
+@Suite struct RendererMemoTests {
+    static let city: LoadedStyle = {
+        var loader = StyleLoader()
+        return try! loader.load("city")
+    }()
+
+    func fresh(_ camera: CameraState, states: FeatureStateStore = FeatureStateStore()) throws -> PixelBuffer {
+        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        r.featureStates = states
+        var frame = PixelBuffer(width: 320, height: 180)
+        r.render(camera: camera, into: &frame)
+        return frame
+    }
+
+    @Test func aReusedRendererDrawsWhatAFreshOneDrawsAfterZoomAndPitchChanges() throws {
+        let center = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
+        let cameras = [CameraState(center: center, zoom: 15, pitch: 60), CameraState(center: center, zoom: 16.3, pitch: 30),
+                       CameraState(center: center, zoom: 14.2), CameraState(center: center, zoom: 15, bearing: 40, pitch: 60)]
+        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        var frame = PixelBuffer(width: 320, height: 180)
+        for camera in cameras {
+            r.render(camera: camera, into: &frame)
+            #expect(frame == (try fresh(camera)), "zoom \(camera.zoom), pitch \(camera.pitch)")
+        }
+    }
+
+    @Test func aFeatureStateChangeReachesTheNextFrameOfTheSameRenderer() throws {
+        let camera = CameraState(center: LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445), zoom: 16)
+        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        var frame = PixelBuffer(width: 320, height: 180)
+        r.render(camera: camera, into: &frame)
+        let before = frame
+        var states = FeatureStateStore()
+        for id in 0..<446 { states.set("select", .bool(true), source: "buildings", feature: .number(Double(id))) }
+        r.featureStates = states
+        r.render(camera: camera, into: &frame)
+        #expect(frame != before)
+        #expect(frame == (try fresh(camera, states: states)))
+        r.featureStates.removeAll()
+        r.render(camera: camera, into: &frame)
+        #expect(frame == before)
+    }
+}

@@ -235,3 +235,13 @@ struct BuiltinStyleCase: Sendable, CustomTestStringConvertible {
         #expect(primaryWidth == 8)
     }
 }
+
+@Suite struct StylePropertyTests {
+    /// `index` reads the enum's stored case number; it must equal the position in `allCases`,
+    /// which the per-layer property tables are laid out by.
+    @Test func indexIsThePositionInAllCases() {
+        for (position, property) in StyleProperty.allCases.enumerated() {
+            #expect(property.index == position, "\(property.rawValue)")
+        }
+    }
+}

@@ -1,5 +1,5 @@
 /// How the lines of a multi-line label line up with each other.
-public enum TextJustification: Sendable, Equatable {
+public enum TextJustification: Sendable, Hashable {
     case left, center, right
 }
 

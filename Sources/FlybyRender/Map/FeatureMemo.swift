@@ -1,0 +1,43 @@
+/// Per-feature results of one layer's feature-dependent expressions (filter, sort key, paint),
+/// kept from frame to frame while what they read stays the same.
+///
+/// A value is computed the first time a frame needs it and reused until the zoom changes (when
+/// the expressions read the zoom) or the feature state changes (when they read feature-state):
+/// panning, rotating and pitching at one zoom evaluate nothing again. The memo never changes a
+/// result, only when it is computed, so pixels are the same with or without it.
+struct FeatureMemo<Value> {
+    private var zoom = Double.nan
+    private var stateGeneration = -1
+    private var values: [Value?] = []
+
+    /// Makes the memo valid for a frame at `zoom` with feature-state generation `generation`
+    /// over `count` features, forgetting every value when an input it depends on changed.
+    mutating func prepare(count: Int, zoom z: Double, readsZoom: Bool, generation: Int, readsState: Bool) {
+        let zoomChanged = readsZoom && z != zoom
+        let stateChanged = readsState && generation != stateGeneration
+        if values.count != count || zoomChanged || stateChanged {
+            values.removeAll(keepingCapacity: true)
+            values.append(contentsOf: repeatElement(nil, count: count))
+        }
+        zoom = z
+        stateGeneration = generation
+    }
+
+    /// The value of feature `f`, nil until stored.
+    subscript(f: Int) -> Value? {
+        get { values[f] }
+        set { values[f] = newValue }
+    }
+}
+
+/// The memos of one style layer (see ``FeatureMemo``).
+struct LayerMemo {
+    /// The filter's verdict per feature.
+    var accepted = FeatureMemo<Bool>()
+    /// The sort key per feature (`fill-sort-key`, `line-sort-key`, …).
+    var sortKey = FeatureMemo<Double>()
+    /// Line colour and width per feature, before the pitch scaling of the width.
+    var linePaint = FeatureMemo<(color: Color, width: Double)>()
+    /// Fill and outline colour per feature.
+    var fillPaint = FeatureMemo<(color: Color, outline: Color)>()
+}
