@@ -22,7 +22,7 @@ let engineSettings = swiftSettings + [
 let package = Package(
     name: "Flyby",
     products: [
-        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"]),
+        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
     targets: [
@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
                 swiftSettings: engineSettings),
+        // The Mapbox-shaped host API (`MapView`, `mapboxMap`, runtime styling, annotations), headless.
+        .target(name: "FlybyMaps", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyMedia"],
+                swiftSettings: swiftSettings),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "FlybyWindow", dependencies: ["CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
                 swiftSettings: swiftSettings),
@@ -50,6 +53,7 @@ let package = Package(
 
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],

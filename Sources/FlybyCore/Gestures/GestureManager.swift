@@ -20,6 +20,16 @@ public struct GestureOptions: Sendable {
     public init() {}
 }
 
+/// Where a tap or long press happened: the screen point and the coordinate under it (Mapbox's
+/// `MapContentGestureContext`).
+public struct MapContentGestureContext: Hashable, Sendable {
+    /// Screen point (points, origin top-left, y down).
+    public var point: ScreenPoint
+    /// The coordinate under the point, degrees.
+    public var coordinate: LocationCoordinate2D
+    public init(point: ScreenPoint, coordinate: LocationCoordinate2D) { self.point = point; self.coordinate = coordinate }
+}
+
 /// The kinds of gesture, for the begin/end signals (Mapbox's `GestureType`).
 public enum GestureType: String, Sendable {
     case pan, pinch, rotation, pitch, doubleTapToZoomIn, doubleTouchToZoomOut, quickZoom, singleTap
@@ -46,6 +56,11 @@ public final class GestureManager {
     public var options = GestureOptions()
     public let onGestureBegan = Signal<GestureType>()
     public let onGestureEnded = Signal<(type: GestureType, willAnimate: Bool)>()
+    /// A single tap on the map, after annotation and layer tap handlers declined it (Mapbox
+    /// v11's `gestures.onMapTap`; hosts such as FlybyMaps' `MapView` send it).
+    public let onMapTap = Signal<MapContentGestureContext>()
+    /// A long press on the map (Mapbox v11's `gestures.onMapLongPress`).
+    public let onMapLongPress = Signal<MapContentGestureContext>()
 
     let map: FlybyMap
     let camera: CameraAnimationsManager

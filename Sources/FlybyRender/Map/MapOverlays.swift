@@ -61,7 +61,7 @@ extension MapRenderer {
             // Scale bar: the largest 1-2-5 distance that fits in 100 points, measured at the
             // principal point's latitude (under the camera centre).
             let metersPerPoint = WebMercator.metersPerPoint(latitude: camera.center.latitude, zoom: camera.zoom)
-            if metersPerPoint.isFinite && metersPerPoint > 0 {
+            if showsScaleBar && metersPerPoint.isFinite && metersPerPoint > 0 {
                 let maxMeters = metersPerPoint * 100
                 let exponent = mapLog10(maxMeters).rounded(.down)
                 let base = mapPow(10, exponent)
@@ -80,7 +80,7 @@ extension MapRenderer {
             }
             // Compass.
             let bearing = camera.bearing.truncatingRemainder(dividingBy: 360)
-            if abs(bearing) > 1e-9 {
+            if showsCompass && abs(bearing) > 1e-9 {
                 let c = ScreenPoint(x: Double(width) - 30, y: 30)
                 path.removeAll()
                 path.addCircle(center: c, radius: 17)

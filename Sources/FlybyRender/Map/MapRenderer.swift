@@ -38,11 +38,17 @@ public struct MapRenderer {
     public var featureStates = FeatureStateStore()
     /// Draw the scale bar and the compass (the attribution is always drawn: it is a licence requirement).
     public var showsOrnaments = true
+    /// With ``showsOrnaments``: draw the scale bar (Mapbox's `ornaments.options.scaleBar.visibility`).
+    public var showsScaleBar = true
+    /// With ``showsOrnaments``: draw the compass when the map is rotated (Mapbox's adaptive compass).
+    public var showsCompass = true
     /// Draw labels and icons.
     public var showsSymbols = true
     /// The credit line drawn bottom-right on every frame. Set it to "" only when the host draws
     /// the same credits itself.
     public var attribution = MapRenderer.defaultAttribution
+    /// Host drawing between style layers (see ``CustomLayerDrawing``), in the order given.
+    public var customLayers: [CustomLayerDrawing] = []
 
     /// The data credits of the built-in data (OpenStreetMap, TrafficSense, Natural Earth).
     public static let defaultAttribution =
@@ -105,7 +111,9 @@ public struct MapRenderer {
         }
         if !cleared { buffer.clear(to: .white) }
         buffer.withView { view in
-            for (k, layer) in style.style.layers.enumerated() where layer.isVisible(atZoom: zoom) {
+            for (k, layer) in style.style.layers.enumerated() {
+                if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
+                guard layer.isVisible(atZoom: zoom) else { continue }
                 if let layerRange, !layerRange.contains(k) { continue }
                 switch layer.type {
                 case .fill: drawFill(layer, g, view)
@@ -115,6 +123,7 @@ public struct MapRenderer {
                 }
                 _ = k
             }
+            if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
             if g.pitched { drawSky(g, view) }
             if showsSymbols { placeAndDrawSymbols(g, view) }
             if let puck { drawPuck(puck, g, view) }

@@ -415,3 +415,12 @@ extension StyleExpression {
         return try ExpressionCompiler.compileFilter(doc.cursor)
     }
 }
+
+extension StyleExpression {
+    /// Compiles a filter expression (a style layer's `filter` rules) given as JSON text.
+    /// - Parameter file: names the text in errors (e.g. `queryRenderedFeatures filter`).
+    /// - Throws: ``InputError`` with the line, column and path of the bad part.
+    public static func filter(json: [UInt8], file: String) throws(InputError) -> StyleExpression {
+        try ExpressionCompiler.compileFilter(try JSONDocument(file: file, bytes: json).cursor)
+    }
+}

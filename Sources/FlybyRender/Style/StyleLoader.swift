@@ -10,7 +10,8 @@ public struct LoadedSource: Sendable {
     public let featureIDs: [PropertyValue?]
     let indexByID: [PropertyValue: Int]
 
-    init(id: String, data: ProjectedSource, promoteId: String?, generateId: Bool) {
+    /// A source over already projected data (a style's source, or one added at run time).
+    public init(id: String, data: ProjectedSource, promoteId: String?, generateId: Bool) {
         self.id = id
         self.data = data
         var ids: [PropertyValue?] = []
@@ -69,6 +70,14 @@ public struct LoadedStyle: Sendable {
     public let style: Style
     /// One per ``Style/sources`` entry, same order.
     public let sources: [LoadedSource]
+
+    /// A parsed style with its loaded sources.
+    /// - Precondition: one source per ``Style/sources`` entry, same order and ids.
+    public init(style: Style, sources: [LoadedSource]) {
+        precondition(sources.map(\.id) == style.sources.map(\.id), "LoadedStyle sources must match the style's sources")
+        self.style = style
+        self.sources = sources
+    }
 
     /// The source a layer draws (nil for `background`).
     public func source(for layer: StyleLayer) -> LoadedSource? { layer.sourceIndex.map { sources[$0] } }

@@ -1,0 +1,336 @@
+import FlybyCore
+import FlybyData
+import FlybyRender
+
+/// The map of a ``MapView`` (Mapbox's `MapboxMap`, `mapView.mapboxMap`): the camera (forwarded to
+/// FlybyCore's ``FlybyMap``, which the simulation ticks) and the style at run time — sources,
+/// layers, images, feature state, rendered-feature queries, style and light-preset switches.
+///
+/// Style changes are synchronous: each call rebuilds the loaded style (parsing the document,
+/// reusing projected data) and either succeeds or throws ``InputError`` and leaves the style as it
+/// was. Screen coordinates are points, origin top-left, y down; a snapshot has one pixel per point.
+public final class MapboxMap {
+    /// The camera model the simulation drives (FlybyCore).
+    public let map: FlybyMap
+    var runtime: RuntimeStyle
+    /// Feature state read by `feature-state` expressions.
+    public private(set) var featureStates = FeatureStateStore()
+    private var images: [(id: String, image: PixelBuffer)] = []
+    private var renderer: MapRenderer?
+    private var rendererGeneration = -1
+    /// Sent after ``loadStyle(_:)`` replaced the style (runtime layers and sources are gone;
+    /// annotation managers add theirs again).
+    public let onStyleLoaded = Signal<StyleURI>()
+    /// Sent after any style change (runtime layer, source, preset or style switch).
+    public let onStyleDataLoaded = Signal<Void>()
+
+    init(map: FlybyMap, runtime: RuntimeStyle) {
+        self.map = map
+        self.runtime = runtime
+    }
+
+    /// The v10 spelling: `mapView.mapboxMap.style.addLayer(…)` reads the same as v11's
+    /// `mapView.mapboxMap.addLayer(…)`.
+    public var style: MapboxMap { self }
+
+    // MARK: Camera (FlybyMap)
+
+    public var cameraState: CameraState { map.cameraState }
+    public var cameraBounds: CameraBounds { map.cameraBounds }
+    /// The view size in points.
+    public var size: ScreenSize { map.size }
+    /// Sent after every camera change.
+    public var onCameraChanged: Signal<CameraState> { map.onCameraChanged }
+
+    /// Jumps the camera (see ``FlybyMap/setCamera(to:)``: clamped to the bounds, NaN refused).
+    public func setCamera(to options: CameraOptions) { map.setCamera(to: options) }
+    public func setCameraBounds(with options: CameraBoundsOptions) throws(CameraBoundsError) { try map.setCameraBounds(with: options) }
+    public func point(for coordinate: LocationCoordinate2D) -> ScreenPoint? { map.point(for: coordinate) }
+    public func coordinate(for point: ScreenPoint) -> LocationCoordinate2D { map.coordinate(for: point) }
+    public func dragCameraOptions(from: ScreenPoint, to: ScreenPoint) -> CameraOptions { map.dragCameraOptions(from: from, to: to) }
+
+    /// The camera that shows a geometry (v10's `camera(for:padding:bearing:pitch:)`).
+    public func camera(for geometry: Geometry, padding: EdgeInsets? = nil, bearing: Double? = nil, pitch: Double? = nil,
+                       maxZoom: Double? = nil, offset: ScreenPoint? = nil) throws(CameraFitError) -> CameraOptions {
+        try map.camera(for: geometry, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom, offset: offset)
+    }
+
+    /// The camera that shows coordinates (v11's `camera(for:camera:coordinatesPadding:maxZoom:offset:)`).
+    public func camera(for coordinates: [LocationCoordinate2D], camera: CameraOptions = CameraOptions(),
+                       coordinatesPadding: EdgeInsets? = nil, maxZoom: Double? = nil, offset: ScreenPoint? = nil) throws(CameraFitError) -> CameraOptions {
+        try map.camera(for: coordinates, camera: camera, coordinatesPadding: coordinatesPadding, maxZoom: maxZoom, offset: offset)
+    }
+
+    // MARK: Style
+
+    /// The loaded style's URI.
+    public var styleURI: StyleURI { runtime.uri }
+    /// The parsed style as drawn now.
+    public var loadedStyle: LoadedStyle { runtime.loaded! }
+    /// The light presets of the style (`day` first).
+    public var lightPresets: [String] { loadedStyle.style.presetNames }
+    /// The light preset in use.
+    public var lightPreset: String { loadedStyle.style.preset }
+
+    /// Replaces the style. Runtime sources, layers and feature state go with the old style, as in
+    /// Mapbox; images stay. Annotation managers put their layers back (``onStyleLoaded``).
+    public func loadStyle(_ uri: StyleURI, completion: ((InputError?) -> Void)? = nil) {
+        do {
+            runtime = try RuntimeStyle(uri: uri)
+            featureStates.removeAll()
+            onStyleLoaded.send(uri)
+            onStyleDataLoaded.send(())
+            completion?(nil)
+        } catch {
+            completion?(error)
+        }
+    }
+
+    /// Switches the light preset (`day`, `night`, … as the style defines).
+    public func setLightPreset(_ name: String) throws(InputError) {
+        try runtime.setPreset(name)
+        onStyleDataLoaded.send(())
+    }
+
+    /// The Standard-style spelling of a light preset switch: only `lightPreset` is supported.
+    public func setStyleImportConfigProperty(for importId: String, config: String, value: String) throws(InputError) {
+        guard config == "lightPreset" else {
+            throw InputError(file: "setStyleImportConfigProperty", message: "unsupported config '\(config)' (supported: lightPreset)")
+        }
+        try setLightPreset(value)
+    }
+
+    public func sourceExists(withId id: String) -> Bool { runtime.sourceExists(id) }
+    public func layerExists(withId id: String) -> Bool { runtime.layerExists(id) }
+    /// Layer ids bottom first, custom layers included.
+    public var allLayerIdentifiers: [String] { runtime.entries.map(\.id) }
+    public var allSourceIdentifiers: [String] { runtime.sourceIDs }
+
+    public func addSource(_ source: GeoJSONSource) throws(InputError) { try styleChange { s throws(InputError) in try s.addSource(source) } }
+    public func removeSource(withId id: String) throws(InputError) { try styleChange { s throws(InputError) in try s.removeSource(id: id) } }
+
+    /// Replaces the data of a GeoJSON source added with ``addSource(_:)``.
+    public func updateGeoJSONSource(withId id: String, data: GeoJSONSource.Data) throws(InputError) {
+        try styleChange { s throws(InputError) in try s.updateGeoJSONSource(id: id, data: data) }
+    }
+
+    /// Adds a layer at the top, or at `layerPosition`.
+    /// - Throws: ``InputError`` for a duplicate id, an unknown source or position layer, or a bad
+    ///   property or expression (with the JSON path, e.g. `layers[9] (id "x").paint.fill-color`).
+    public func addLayer(_ layer: some Layer, layerPosition: LayerPosition? = nil) throws(InputError) {
+        try styleChange { s throws(InputError) in try s.addLayer(.style(id: layer.id, json: layer.layerJSON), position: layerPosition) }
+    }
+
+    /// Adds a custom layer (drawn by a Swift closure) at the top, or at `layerPosition`.
+    public func addLayer(_ layer: CustomLayer, layerPosition: LayerPosition? = nil) throws(InputError) {
+        try styleChange { s throws(InputError) in try s.addLayer(.custom(layer), position: layerPosition) }
+    }
+
+    /// Replaces a layer with a new version of the same id.
+    public func updateLayer(_ layer: some Layer) throws(InputError) {
+        try styleChange { s throws(InputError) in try s.replaceLayer(layer) }
+    }
+
+    public func removeLayer(withId id: String) throws(InputError) { try styleChange { s throws(InputError) in try s.removeLayer(id: id) } }
+
+    private func styleChange(_ body: (inout RuntimeStyle) throws(InputError) -> Void) throws(InputError) {
+        try body(&runtime)
+        onStyleDataLoaded.send(())
+    }
+
+    /// Adds (or replaces) an image that symbol layers name in `iconImage`.
+    /// - Parameter image: premultiplied pixels, one image pixel per point × `iconSize`.
+    public func addImage(_ image: PixelBuffer, id: String) throws(InputError) {
+        guard image.width > 0 && image.height > 0 else { throw InputError(file: "addImage", message: "image '\(id)' is empty") }
+        images.removeAll { $0.id == id }
+        images.append((id, image))
+        renderer?.addImage(name: id, image: image)
+    }
+
+    public func removeImage(withId id: String) {
+        images.removeAll { $0.id == id }
+        renderer?.removeImage(name: id)
+    }
+
+    public func imageExists(withId id: String) -> Bool { images.contains { $0.id == id } }
+
+    // MARK: Feature state
+
+    /// Sets keys of a feature's state (values: Bool, Int, Double, String; others fail the
+    /// callback). `featureId` is matched against the source's ids as a string, then as a number.
+    public func setFeatureState(sourceId: String, featureId: String, state: [String: Any],
+                                callback: ((Result<Void, InputError>) -> Void)? = nil) {
+        let where_ = "setFeatureState(sourceId: \(sourceId), featureId: \(featureId))"
+        guard let id = featureID(sourceId, featureId) else {
+            callback?(.failure(InputError(file: where_, message: "no source '\(sourceId)'")))
+            return
+        }
+        var converted: [(String, PropertyValue)] = []
+        for key in state.keys.sorted() {
+            guard let v = MapboxMap.propertyValue(state[key]!) else {
+                callback?(.failure(InputError(file: where_, path: key, message: "unsupported state value \(state[key]!)")))
+                return
+            }
+            converted.append((key, v))
+        }
+        for (k, v) in converted { featureStates.set(k, v, source: sourceId, feature: id) }
+        callback?(.success(()))
+    }
+
+    /// A feature's state (empty when none is set).
+    public func getFeatureState(sourceId: String, featureId: String) -> [String: PropertyValue] {
+        guard let id = featureID(sourceId, featureId) else { return [:] }
+        var out: [String: PropertyValue] = [:]
+        for e in featureStates.state(source: sourceId, feature: id).entries { out[e.key] = e.value }
+        return out
+    }
+
+    /// Removes one key, or the whole state, of a feature.
+    public func removeFeatureState(sourceId: String, featureId: String, stateKey: String? = nil) {
+        guard let id = featureID(sourceId, featureId) else { return }
+        let keys = stateKey.map { [$0] } ?? featureStates.state(source: sourceId, feature: id).entries.map(\.key)
+        for k in keys { featureStates.set(k, .null, source: sourceId, feature: id) }
+    }
+
+    /// Removes every feature state of a source.
+    public func resetFeatureStates(sourceId: String) { featureStates.removeAll(source: sourceId) }
+
+    private func featureID(_ sourceId: String, _ featureId: String) -> PropertyValue? {
+        guard let source = loadedStyle.sources.first(where: { $0.id == sourceId }) else { return nil }
+        if source.featureIndex(id: .string(featureId)) != nil { return .string(featureId) }
+        if let d = Double(featureId), source.featureIndex(id: .number(d)) != nil { return .number(d) }
+        return .string(featureId)
+    }
+
+    static func propertyValue(_ v: Any) -> PropertyValue? {
+        switch v {
+        case let b as Bool: return .bool(b)
+        case let i as Int: return .number(Double(i))
+        case let d as Double where d.isFinite: return .number(d)
+        case let s as String: return .string(s)
+        case let p as PropertyValue: return p
+        default: return nil
+        }
+    }
+
+    // MARK: Queries
+
+    /// The rendered features at a point, topmost first (fill, line and circle layers; symbol
+    /// layers are not queried, see ``MapRenderer/queryFeatures(at:camera:tolerance:)``).
+    public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
+        query(point, tolerance: 3, options: options)
+    }
+
+    /// The rendered features that touch a rectangle: lines and circles within reach of its centre
+    /// by half its diagonal, fills containing its centre. (An approximation of Mapbox's exact box
+    /// query; for a small tap box it picks the same features.) Sorted topmost first.
+    public func queryRenderedFeatures(with rect: ScreenRect, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
+        let half = ((rect.width * rect.width + rect.height * rect.height).squareRoot()) / 2
+        return query(ScreenPoint(x: rect.midX, y: rect.midY), tolerance: half, options: options)
+    }
+
+    /// Mapbox's asynchronous form; the completion runs before this returns.
+    @discardableResult
+    public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil,
+                                      completion: (Result<[QueriedRenderedFeature], InputError>) -> Void) -> Cancelable {
+        completion(.success(queryRenderedFeatures(with: point, options: options)))
+        return BlockCancelable {}
+    }
+
+    private func query(_ point: ScreenPoint, tolerance: Double, options: RenderedQueryOptions?) -> [QueriedRenderedFeature] {
+        guard let r = currentRenderer() else { return [] }
+        var found = r.queryFeatures(at: point, camera: map.cameraState, tolerance: tolerance)
+        if let ids = options?.layerIds { found.removeAll { !ids.contains($0.layerID) } }
+        if let filter = options?.compiledFilter {
+            found.removeAll { f in
+                let ctx = FeatureContext(properties: f.properties, state: f.featureID.map { featureStates.state(source: f.sourceID, feature: $0) } ?? PropertyMap(),
+                                         kind: loadedStyle.sources.first { $0.id == f.sourceID }?.data.kinds[f.featureIndex] ?? .point)
+                return filter.evaluate(zoom: map.cameraState.zoom, feature: ctx) != .bool(true)
+            }
+        }
+        return found
+    }
+
+    // MARK: Rendering
+
+    /// The renderer for the current style and size (rebuilt after a style change).
+    func currentRenderer() -> MapRenderer? {
+        let w = Int(map.size.width.rounded()), h = Int(map.size.height.rounded())
+        if renderer == nil || rendererGeneration != runtime.generation || renderer!.width != w || renderer!.height != h {
+            var r: MapRenderer
+            do { r = try MapRenderer(style: loadedStyle, width: max(1, w), height: max(1, h)) } catch { return nil }
+            for i in images { r.addImage(name: i.id, image: i.image) }
+            if let old = renderer {
+                r.showsOrnaments = old.showsOrnaments; r.showsScaleBar = old.showsScaleBar; r.showsCompass = old.showsCompass
+            }
+            renderer = r
+            rendererGeneration = runtime.generation
+        }
+        renderer!.featureStates = featureStates
+        renderer!.customLayers = runtime.customPlacements.map { p in
+            let layer = p.layer
+            return CustomLayerDrawing(beforeLayerIndex: p.beforeLayerIndex) { frame, transform, painter in
+                layer.renderer.render(CustomLayerRenderParameters(transform: transform), frame, &painter)
+            }
+        }
+        return renderer
+    }
+
+    /// Draws the map for the current camera.
+    func render(puck: PuckState?, ornaments: OrnamentOptions, into frame: inout PixelBuffer) {
+        guard var r = currentRenderer() else { return }
+        renderer = nil  // render on a unique copy: no copy-on-write of the scratch buffers
+        r.showsScaleBar = ornaments.scaleBar.visibility != .hidden
+        r.showsCompass = ornaments.compass.visibility != .hidden
+        r.render(camera: map.cameraState, puck: puck, into: &frame)
+        renderer = r
+    }
+}
+
+/// What ``MapboxMap/queryRenderedFeatures(with:options:)`` returns: layer, source, feature index,
+/// feature id and properties (FlybyRender's `QueriedFeature`).
+public typealias QueriedRenderedFeature = QueriedFeature
+
+/// Options of a rendered-feature query (Mapbox's `RenderedQueryOptions`).
+public struct RenderedQueryOptions {
+    /// Only features of these layers (nil: all).
+    public var layerIds: [String]?
+    /// Only features for which this filter expression is true.
+    public var filter: Exp?
+    let compiledFilter: StyleExpression?
+
+    /// - Precondition: `filter` is a valid filter expression; use ``init(layerIds:validatedFilter:)``
+    ///   to get an error instead.
+    public init(layerIds: [String]?, filter: Exp?) {
+        self.layerIds = layerIds
+        self.filter = filter
+        compiledFilter = filter.flatMap { try? StyleExpression.filter(json: $0.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter") }
+    }
+
+    /// As ``init(layerIds:filter:)``, throwing when the filter is not a valid expression.
+    public init(layerIds: [String]?, validatedFilter filter: Exp) throws(InputError) {
+        self.layerIds = layerIds
+        self.filter = filter
+        compiledFilter = try StyleExpression.filter(json: filter.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter")
+    }
+}
+
+/// A rectangle in screen points (origin top-left, y down).
+public struct ScreenRect: Hashable, Sendable {
+    public var origin: ScreenPoint
+    public var size: ScreenSize
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        origin = ScreenPoint(x: x, y: y); size = ScreenSize(width: width, height: height)
+    }
+    /// A rectangle of `size` centred on a point (e.g. a 44 × 44 tap box).
+    public init(center: ScreenPoint, size: ScreenSize) {
+        self.init(x: center.x - size.width / 2, y: center.y - size.height / 2, width: size.width, height: size.height)
+    }
+    public var width: Double { size.width }
+    public var height: Double { size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
+    public func contains(_ p: ScreenPoint) -> Bool {
+        p.x >= origin.x && p.x <= origin.x + size.width && p.y >= origin.y && p.y <= origin.y + size.height
+    }
+}

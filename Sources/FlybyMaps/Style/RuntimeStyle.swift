@@ -1,0 +1,216 @@
+import FlybyCore
+import FlybyData
+import FlybyRender
+
+/// The style as changed at run time: the style document's JSON, the layers and sources added from
+/// Swift, and custom layers, rebuilt into a `LoadedStyle` after each change.
+///
+/// Runtime layers are written into the document's `layers` array and parsed with the style file
+/// rules, so a bad property fails with the same message as in a style file. Runtime GeoJSON
+/// sources are written as empty inline collections and then given their projected data, which
+/// is projected once per `addSource`/`updateGeoJSONSource`, not once per rebuild; the built-in
+/// data is cached by the `StyleLoader`.
+struct RuntimeStyle {
+    /// One entry of the layer list, bottom first.
+    enum Entry {
+        case style(id: String, json: JSONNode)
+        case custom(CustomLayer)
+        var id: String {
+            switch self {
+            case .style(let id, _): return id
+            case .custom(let c): return c.id
+            }
+        }
+    }
+
+    struct RuntimeSource {
+        var id: String
+        var data: ProjectedSource
+        var promoteId: String?
+        var generateId: Bool
+    }
+
+    /// The style spec it was loaded from (built-in name or file) and the light preset.
+    private(set) var uri: StyleURI
+    private(set) var preset: String?
+    /// The document without its `layers` (kept in ``entries``) and with the runtime sources.
+    private var root: JSONNode
+    private var file: String
+    private(set) var entries: [Entry] = []
+    private var runtimeSources: [RuntimeSource] = []
+    private var loader = StyleLoader()
+    /// The current build (nil until the first ``rebuild()``).
+    private(set) var loaded: LoadedStyle?
+    /// Custom layers and the style-layer index each goes below, for the last build.
+    private(set) var customPlacements: [(beforeLayerIndex: Int, layer: CustomLayer)] = []
+    /// Counts rebuilds, so hosts can rebuild their renderer only when it changed.
+    private(set) var generation = 0
+
+    /// Reads a style document.
+    /// - Throws: ``InputError`` naming the style file.
+    init(uri: StyleURI) throws(InputError) {
+        self.uri = uri
+        let (file, bytes, preset) = try RuntimeStyle.read(uri)
+        self.file = file
+        self.preset = preset
+        let doc = try JSONDocument(file: file, bytes: bytes)
+        var root = doc.root
+        guard case .object(let members) = root.value else { throw InputError(file: file, message: "a style must be a JSON object") }
+        for m in members where m.key == "layers" {
+            for layer in m.value.arrayValue ?? [] {
+                entries.append(.style(id: layer["id"]?.stringValue ?? "", json: layer))
+            }
+        }
+        root = .object(members.filter { $0.key != "layers" })
+        self.root = root
+        try rebuild()
+    }
+
+    private static func read(_ uri: StyleURI) throws(InputError) -> (file: String, bytes: [UInt8], preset: String?) {
+        let spec = uri.rawValue
+        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if StyleLoader.builtinStyles.contains(parts[0]) {
+            let file = "styles/\(parts[0]).json"
+            return ("builtin:\(file)", try BuiltinData.bytes(file), parts.count > 1 ? parts[1] : nil)
+        }
+        if FileInput.isFile(spec) { return (spec, try FileInput.read(spec), nil) }
+        if let colon = spec.lastIndex(of: ":"), FileInput.isFile(String(spec[..<colon])) {
+            let file = String(spec[..<colon])
+            return (file, try FileInput.read(file), String(spec[spec.index(after: colon)...]))
+        }
+        _ = try StyleLoader.parseStyle(spec)  // throws the loader's message for a bad spec
+        throw InputError(file: spec, message: "cannot read the style")
+    }
+
+    // MARK: Changes (each rebuilds; a failed change is undone and rethrown)
+
+    private mutating func change(_ body: (inout RuntimeStyle) throws(InputError) -> Void) throws(InputError) {
+        let saved = self
+        do {
+            try body(&self)
+            try rebuild()
+        } catch {
+            self = saved
+            throw error
+        }
+    }
+
+    mutating func setPreset(_ name: String?) throws(InputError) {
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.preset = name }
+    }
+
+    func layerExists(_ id: String) -> Bool { entries.contains { $0.id == id } }
+    func sourceExists(_ id: String) -> Bool { sourceIDs.contains(id) }
+
+    var sourceIDs: [String] { loaded?.style.sources.map(\.id) ?? [] }
+
+    mutating func addSource(_ source: GeoJSONSource) throws(InputError) {
+        guard !sourceExists(source.id) else { throw InputError(file: "addSource", message: "a source with id '\(source.id)' already exists") }
+        let data = try RuntimeStyle.collection(source)
+        try change { (s: inout RuntimeStyle) throws(InputError) in
+            s.runtimeSources.append(RuntimeSource(id: source.id, data: ProjectedSource(data), promoteId: source.promoteId,
+                                                  generateId: source.generateId ?? false))
+            var spec: [(key: String, value: JSONNode)] = [("type", .string("geojson")),
+                                                          ("data", .object([("type", .string("FeatureCollection")), ("features", .array([]))]))]
+            if let p = source.promoteId { spec.append(("promoteId", .string(p))) }
+            if let g = source.generateId { spec.append(("generateId", .bool(g))) }
+            let sources = (s.root["sources"] ?? .object([])).setting(source.id, .object(spec))
+            s.root = s.root.setting("sources", sources)
+        }
+    }
+
+    /// Replaces the data of a source added with ``addSource(_:)``.
+    mutating func updateGeoJSONSource(id: String, data: GeoJSONSource.Data) throws(InputError) {
+        guard let k = runtimeSources.firstIndex(where: { $0.id == id }) else {
+            throw InputError(file: "updateGeoJSONSource", message: "no source '\(id)' was added at run time")
+        }
+        var probe = GeoJSONSource(id: id)
+        probe.data = data
+        runtimeSources[k].data = ProjectedSource(try RuntimeStyle.collection(probe))
+        try rebuild()
+    }
+
+    mutating func removeSource(id: String) throws(InputError) {
+        try change { (s: inout RuntimeStyle) throws(InputError) in
+            guard let sources = s.root["sources"], case .object(let members) = sources.value, members.contains(where: { $0.key == id }) else {
+                throw InputError(file: "removeSource", message: "no source '\(id)'")
+            }
+            s.root = s.root.setting("sources", .object(members.filter { $0.key != id }))
+            s.runtimeSources.removeAll { $0.id == id }
+        }
+    }
+
+    mutating func addLayer(_ entry: Entry, position: LayerPosition?) throws(InputError) {
+        guard !layerExists(entry.id) else { throw InputError(file: "addLayer", message: "a layer with id '\(entry.id)' already exists") }
+        let index: Int
+        switch position {
+        case nil: index = entries.count
+        case .at(let k): index = min(max(0, k), entries.count)
+        case .above(let other), .below(let other):
+            guard let k = entries.firstIndex(where: { $0.id == other }) else {
+                throw InputError(file: "addLayer", message: "layer position names no layer '\(other)'")
+            }
+            if case .above = position { index = k + 1 } else { index = k }
+        }
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.entries.insert(entry, at: index) }
+    }
+
+    mutating func removeLayer(id: String) throws(InputError) {
+        guard layerExists(id) else { throw InputError(file: "removeLayer", message: "no layer '\(id)'") }
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.entries.removeAll { $0.id == id } }
+    }
+
+    /// Replaces a style layer by a new version with the same id (Mapbox's `updateLayer`).
+    mutating func replaceLayer(_ layer: some Layer) throws(InputError) {
+        guard let k = entries.firstIndex(where: { $0.id == layer.id }) else { throw InputError(file: "updateLayer", message: "no layer '\(layer.id)'") }
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.entries[k] = .style(id: layer.id, json: layer.layerJSON) }
+    }
+
+    // MARK: Build
+
+    /// Parses the document with its layers and loads it.
+    mutating func rebuild() throws(InputError) {
+        var layers: [JSONNode] = []
+        var placements: [(Int, CustomLayer)] = []
+        for e in entries {
+            switch e {
+            case .style(_, let json): layers.append(json)
+            case .custom(let c): placements.append((layers.count, c))
+            }
+        }
+        let document = root.setting("layers", .array(layers))
+        let style = try Style.parse(document.jsonBytes(), file: file, preset: preset)
+        let base = try loader.load(style: style)
+        let sources = base.sources.map { s in
+            guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }
+            return LoadedSource(id: r.id, data: r.data, promoteId: r.promoteId, generateId: r.generateId)
+        }
+        loaded = LoadedStyle(style: style, sources: sources)
+        customPlacements = placements
+        generation += 1
+    }
+
+    static func collection(_ source: GeoJSONSource) throws(InputError) -> FeatureCollection {
+        switch source.data {
+        case nil: return FeatureCollection(features: [], name: source.id)
+        case .featureCollection(let fc)?: return fc
+        case .feature(let f)?: return FeatureCollection(features: [f], name: source.id)
+        case .geometry(let g)?: return FeatureCollection(features: [Feature(geometry: g)], name: source.id)
+        case .string(let text)?: return try GeoJSON.parse(Array(text.utf8), file: "source '\(source.id)' data")
+        }
+    }
+}
+
+/// A style to load (Mapbox's `StyleURI`): a built-in style, optionally with a light preset
+/// (`world:night`), or a style JSON file.
+public struct StyleURI: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A style JSON file (CONTRACTS.md §4).
+    public init(file path: String) { rawValue = path }
+
+    /// The built-in world style (Natural Earth countries, oceans, cities).
+    public static let world = StyleURI(rawValue: "world")
+    /// The built-in Helsinki city style (OpenStreetMap buildings, roads, water, rail).
+    public static let city = StyleURI(rawValue: "city")
+}
