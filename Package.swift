@@ -19,6 +19,14 @@ let engineSettings = swiftSettings + [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+/// The Mapbox guide examples (issue 7): `swift run <name>` runs `Tools/Examples/<Folder>/main.swift`;
+/// each is a thin command-line wrapper over its `FlybyExamples` enum, which the tests drive.
+let examples: [(name: String, folder: String)] = [
+    ("view-annotations", "ViewAnnotations"),
+    ("interactive-points", "InteractivePoints"),
+    ("featureset-interactions", "FeaturesetInteractions"),
+]
+
 let package = Package(
     name: "Flyby",
     products: [
@@ -53,6 +61,9 @@ let package = Package(
 
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
+        .target(name: "FlybyExamples", dependencies: ["FlybyMaps"], path: "Tools/Examples/Library",
+                swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
@@ -65,3 +76,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
     ]
 )
+
+package.targets += examples.map { example in
+    .executableTarget(name: example.name, dependencies: ["FlybyExamples"], path: "Tools/Examples/\(example.folder)",
+                      swiftSettings: swiftSettings)
+}
