@@ -26,7 +26,7 @@ import Testing
 
     @Test func tappingABuildingSelectsIt() throws {
         let example = try FeaturesetInteractionsExample()
-        example.mapView.tap(at: try #require(example.point(ofBuilding: "Rautatalo")))
+        example.mapView.tap(at: try #require(example.point(ofBuilding: "Aikatalo")))
         let states = example.allStates()
         #expect(states.count == 1)
         let (key, state) = try #require(states.first)
@@ -47,7 +47,7 @@ import Testing
     @Test func aLongPressClearsEveryState() throws {
         let example = try FeaturesetInteractionsExample()
         example.mapView.tap(at: try #require(example.point(ofPoi: "Ateneum")))
-        example.mapView.tap(at: try #require(example.point(ofBuilding: "Rautatalo")))
+        example.mapView.tap(at: try #require(example.point(ofBuilding: "Aikatalo")))
         example.mapView.tap(at: try #require(example.point(ofPlaceLabel: "Hamsteri")))
         #expect(Set(example.allStates().keys.map { $0.split(separator: "/")[0] }) == ["pois", "buildings", "places"])
         example.mapView.longPress(at: ScreenPoint(x: 20, y: 20))

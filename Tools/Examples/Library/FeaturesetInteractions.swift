@@ -30,7 +30,7 @@ public final class FeaturesetInteractionsExample {
             let name = poi.properties["name"]?.stringValue ?? "?"
             guard case .point(let coordinate) = poi.geometry else { return true }
             let callout = ViewAnnotation(coordinate: coordinate, title: name, detail: poi.properties["class"]?.stringValue)
-            callout.variableAnchors = [.init(anchor: .bottom), .init(anchor: .top), .init(anchor: .left), .init(anchor: .right)]
+            callout.variableAnchors = [.init(anchor: .bottom, offsetY: 8), .init(anchor: .top, offsetY: -8), .init(anchor: .left, offsetX: 8), .init(anchor: .right, offsetX: -8)]
             callout.selected = true
             callout.appearance = .selected
             mapView.viewAnnotations.add(callout)
@@ -140,16 +140,17 @@ public final class FeaturesetInteractionsExample {
         public var themes: PixelBuffer
     }
 
-    /// Taps the Ateneum POI, the Rautatalo building and the "Hamsteri" block label, snapshots,
+    /// Taps the Ateneum POI, the Aikatalo building and the "Hamsteri" block label, snapshots,
     /// then renders the preset and theme grid.
     public static func run(size: ScreenSize = ScreenSize(width: 640, height: 400)) throws -> Report {
         let example = try FeaturesetInteractionsExample(size: size)
         if let p = example.point(ofPoi: "Ateneum") { example.mapView.tap(at: p) }
-        if let p = example.point(ofBuilding: "Rautatalo") { example.mapView.tap(at: p) }
+        if let p = example.point(ofBuilding: "Aikatalo") { example.mapView.tap(at: p) }
         if let p = example.point(ofPlaceLabel: "Hamsteri") { example.mapView.tap(at: p) }
         let interactions = example.mapView.snapshot()
 
-        let panel = ScreenSize(width: (size.width / 2).rounded(.down), height: (size.height / 2).rounded(.down))
+        // 400 × 250 panels: narrower ones cannot fit the whole attribution line.
+        let panel = ScreenSize(width: 400, height: 250)
         var grid = PixelBuffer(width: Int(panel.width) * 2, height: Int(panel.height) * 2)
         let looks: [(preset: String, theme: MapTheme)] = [("day", .default), ("dawn", .faded), ("day", .monochrome), ("night", .default)]
         for (k, look) in looks.enumerated() {

@@ -18,7 +18,7 @@ public enum InteractivePointsExample {
     public static let tapBox = ScreenSize(width: 44, height: 44)
 
     /// The eastern United States, where the stand-in points are dense.
-    public static let camera = CameraOptions(center: LocationCoordinate2D(latitude: 39.2, longitude: -79.5), zoom: 4.6)
+    public static let camera = CameraOptions(center: LocationCoordinate2D(latitude: 39.6, longitude: -76.2), zoom: 4.6)
 
     /// A map view with the source, the two layers and the icon.
     public static func makeMapView(size: ScreenSize = ScreenSize(width: 640, height: 400)) throws -> MapView {
@@ -102,7 +102,9 @@ public enum InteractivePointsExample {
         mapView.viewAnnotations.removeAll()
         guard let hit = nearestFeature(in: mapView, at: point) else { return nil }
         let callout = ViewAnnotation(coordinate: hit.coordinate, title: hit.name, detail: "tapped \(Int(hit.distance.rounded())) pt away")
-        callout.variableAnchors = [ViewAnnotationAnchorConfig(anchor: .bottom, offsetY: 12), ViewAnnotationAnchorConfig(anchor: .top, offsetY: -12)]
+        // Above the lighthouse icon (30 px tall, anchored at its bottom), else below the point.
+        callout.variableAnchors = [.init(anchor: .bottom, offsetY: 34), .init(anchor: .bottomRight, offsetX: -4, offsetY: 34),
+                                   .init(anchor: .bottomLeft, offsetX: 4, offsetY: 34), .init(anchor: .top, offsetY: -8)]
         callout.selected = true
         mapView.viewAnnotations.add(callout)
         return hit

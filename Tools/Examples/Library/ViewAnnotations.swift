@@ -42,7 +42,7 @@ public enum ViewAnnotationsExample {
 
     public static func makeScene(size: ScreenSize = ScreenSize(width: 640, height: 400)) throws -> Scene {
         let mapView = try MapView(frame: size, mapInitOptions: MapInitOptions(
-            cameraOptions: CameraOptions(center: LocationCoordinate2D(latitude: 60.1697, longitude: 24.9470), zoom: 15.2), styleURI: .city))
+            cameraOptions: CameraOptions(center: LocationCoordinate2D(latitude: 60.1697, longitude: 24.9472), zoom: 14.45), styleURI: .city))
 
         // The route: the routed polyline of the built-in drive (OSM-derived).
         let drive = try BuiltinData.geoJSON("tracks/helsinki_drive_1hz.geojson")
@@ -79,7 +79,6 @@ public enum ViewAnnotationsExample {
         // Along the route line: anchored in the middle of its visible part.
         let route = ViewAnnotation(layerId: routeLayerId, title: "Drive loop", detail: "4.9 km · 10 min")
         route.variableAnchors = [.init(anchor: .bottomLeft, offsetX: 4, offsetY: 4), .init(anchor: .topRight, offsetX: -4, offsetY: -4)]
-        route.priority = 1
         mapView.viewAnnotations.add(route)
         return Scene(mapView: mapView, cathedral: cathedral, station: station, taxi: taxi, market: market, route: route, anchorChanges: log)
     }
@@ -112,7 +111,8 @@ public enum ViewAnnotationsExample {
 
         // Pan so the cathedral sits 20 points below the top edge: "above" no longer fits.
         if let p = view.mapboxMap.point(for: cathedral) {
-            view.mapboxMap.setCamera(to: view.mapboxMap.dragCameraOptions(from: p, to: ScreenPoint(x: p.x, y: 20)))
+            let shifted = ScreenPoint(x: size.width / 2, y: size.height / 2 + (p.y - 20))
+            view.mapboxMap.setCamera(to: CameraOptions(center: view.mapboxMap.coordinate(for: shifted)))
         }
         view.viewAnnotations.layout()
         return Report(firstAnchors: first, cathedralAnchorNearTop: scene.cathedral.anchorConfig?.anchor.rawValue,
