@@ -22,6 +22,10 @@ let engineSettings = swiftSettings + [
 /// The Mapbox guide examples (issue 7): `swift run <name>` runs `Tools/Examples/<Folder>/main.swift`;
 /// each is a thin command-line wrapper over its `FlybyExamples` enum, which the tests drive.
 let examples: [(name: String, folder: String)] = [
+    ("chained-camera-animators", "ChainedCameraAnimators"),
+    ("annotations", "Annotations"),
+    ("symbol-markers", "SymbolMarkers"),
+    ("custom-rendered-layer", "CustomRenderedLayer"),
     ("view-annotations", "ViewAnnotations"),
     ("interactive-points", "InteractivePoints"),
     ("featureset-interactions", "FeaturesetInteractions"),

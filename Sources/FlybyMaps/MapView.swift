@@ -133,7 +133,6 @@ public final class MapView {
     /// attribution), one pixel per point.
     public func snapshot() -> PixelBuffer {
         var frame = PixelBuffer(width: max(1, Int(bounds.width.rounded())), height: max(1, Int(bounds.height.rounded())))
-        annotations.syncToStyle()
         mapboxMap.render(puck: location.options.puckType != nil ? simulation.location?.puck : nil, ornaments: ornaments.options, into: &frame)
         viewAnnotations.layout()
         viewAnnotations.draw(into: &frame)

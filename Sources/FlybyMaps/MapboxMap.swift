@@ -264,6 +264,10 @@ public final class MapboxMap {
         return found
     }
 
+    /// The icon and label boxes placed in the last snapshot (screen points, padding included),
+    /// topmost layer first: what collision detection kept.
+    public var placedSymbolBoxes: [SymbolBox] { renderer?.placedSymbolBoxes ?? [] }
+
     // MARK: Rendering
 
     /// The renderer for the current style and size (rebuilt after a style change).

@@ -50,7 +50,7 @@ struct RuntimeStyle {
     /// - Throws: ``InputError`` naming the style file.
     init(uri: StyleURI) throws(InputError) {
         self.uri = uri
-        let (file, bytes, preset) = try RuntimeStyle.read(uri)
+        let (bytes, file, preset) = try StyleLoader.readDocument(uri.rawValue)
         self.file = file
         self.preset = preset
         let doc = try JSONDocument(file: file, bytes: bytes)
@@ -64,22 +64,6 @@ struct RuntimeStyle {
         root = .object(members.filter { $0.key != "layers" })
         self.root = root
         try rebuild()
-    }
-
-    private static func read(_ uri: StyleURI) throws(InputError) -> (file: String, bytes: [UInt8], preset: String?) {
-        let spec = uri.rawValue
-        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        if StyleLoader.builtinStyles.contains(parts[0]) {
-            let file = "styles/\(parts[0]).json"
-            return ("builtin:\(file)", try BuiltinData.bytes(file), parts.count > 1 ? parts[1] : nil)
-        }
-        if FileInput.isFile(spec) { return (spec, try FileInput.read(spec), nil) }
-        if let colon = spec.lastIndex(of: ":"), FileInput.isFile(String(spec[..<colon])) {
-            let file = String(spec[..<colon])
-            return (file, try FileInput.read(file), String(spec[spec.index(after: colon)...]))
-        }
-        _ = try StyleLoader.parseStyle(spec)  // throws the loader's message for a bad spec
-        throw InputError(file: spec, message: "cannot read the style")
     }
 
     // MARK: Changes (each rebuilds; a failed change is undone and rethrown)

@@ -120,9 +120,16 @@ public struct StyleLoader: Sendable {
 
     /// Parses a style without loading its data (fast; for the default camera or validation).
     public static func parseStyle(_ spec: String) throws(InputError) -> Style {
+        let d = try readDocument(spec)
+        return try Style.parse(d.bytes, file: d.file, preset: d.preset)
+    }
+
+    /// The JSON text of a style spec, the name to parse it under (`builtin:styles/NAME.json` or
+    /// the path) and the preset the spec names, for hosts that edit the document before parsing.
+    public static func readDocument(_ spec: String) throws(InputError) -> (bytes: [UInt8], file: String, preset: String?) {
         let (file, builtin, preset) = try resolve(spec)
         let bytes = builtin ? try BuiltinData.bytes(file) : try FileInput.read(file)
-        return try Style.parse(bytes, file: builtin ? "builtin:\(file)" : file, preset: preset)
+        return (bytes, builtin ? "builtin:\(file)" : file, preset)
     }
 
     /// Loads a style and all its sources.

@@ -1,21 +1,14 @@
 // swift run featureset-interactions [--out FILE.png]
-// Writes FILE.png (the interactions) and FILE-themes.png (light presets and themes).
+// Writes FILE.png (the interactions) and FILE-themes.png next to it (light presets and themes).
 import FlybyExamples
 import FlybyMaps
-#if canImport(Glibc)
-import Glibc
-#endif
 
-do {
-    let path = try ExampleSupport.outputPath(name: "featureset-interactions")
+ExampleSupport.main(name: "featureset-interactions") {
     let report = try FeaturesetInteractionsExample.run()
     for line in report.log { print(line) }
-    try report.interactions.writePNG(to: path)
-    print("snapshot: \(path)")
-    let themes = path.hasSuffix(".png") ? String(path.dropLast(4)) + "-themes.png" : path + "-themes.png"
+    let path = try ExampleSupport.outputPath(name: "featureset-interactions")
+    let themes = (path.hasSuffix(".png") ? String(path.dropLast(4)) : path) + "-themes.png"
     try report.themes.writePNG(to: themes)
-    print("snapshot: \(themes) (day · faded dawn / monochrome · night)")
-} catch {
-    print("featureset-interactions: error: \(error)")
-    exit(1)
+    print("snapshot: \(themes) (default day · faded dawn / monochrome day · default night)")
+    return report.interactions
 }

@@ -78,3 +78,31 @@ public struct ExampleError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+extension ExampleSupport {
+    /// The body of an example executable: reads `--out`, runs `body` (which prints what happens and
+    /// returns the frame to save), writes the PNG. Errors go to stderr: exit status 2 for bad
+    /// usage, 1 for a failure while running.
+    public static func main(name: String, _ body: () throws -> PixelBuffer) {
+        let path: String
+        do {
+            path = try outputPath(name: name)
+        } catch {
+            printError("\(name): error: \(error)")
+            exit(2)
+        }
+        do {
+            try body().writePNG(to: path)
+            print("snapshot: \(path)")
+        } catch {
+            printError("\(name): error: \(error)")
+            exit(1)
+        }
+    }
+}
+
+/// Writes a line to stderr (file descriptor 2).
+func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
