@@ -37,7 +37,7 @@ public final class MapView {
     public private(set) lazy var annotations = AnnotationOrchestrator(mapView: self)
     /// View annotations (callouts) drawn above the map and its annotations.
     public private(set) lazy var viewAnnotations = ViewAnnotationManager(mapView: self)
-    /// Tap and long-press interactions on featuresets (``addInteraction(_:)-tap``).
+    /// Tap and long-press interactions on featuresets (``addInteraction(_:)``).
     public private(set) lazy var interactions = InteractionsManager(mapView: self)
     private var layerTapHandlers: [(layerId: String, handler: (QueriedRenderedFeature, MapContentGestureContext) -> Bool)] = []
 

@@ -36,9 +36,18 @@ public struct FeaturesetFeature: Sendable {
 /// Where an interaction happened (Mapbox's `InteractionContext`).
 public typealias InteractionContext = MapContentGestureContext
 
-/// A tap on a featureset (or, with no featureset, on the map). Return true from the handler to
-/// stop the tap there (Mapbox's `TapInteraction`).
-public struct TapInteraction {
+/// The gesture an ``Interaction`` answers.
+public enum InteractionGestureKind: Sendable { case tap, longPress }
+
+/// Marks the gesture of an ``Interaction`` type.
+public protocol InteractionGesture { static var kind: InteractionGestureKind { get } }
+public enum TapGesture: InteractionGesture { public static let kind = InteractionGestureKind.tap }
+public enum LongPressGesture: InteractionGesture { public static let kind = InteractionGestureKind.longPress }
+
+/// A gesture on a featureset (or, with no featureset, on the map). Return true from the handler
+/// to stop the gesture there. Mapbox's `TapInteraction` and `LongPressInteraction` are this type
+/// for each gesture.
+public struct Interaction<Gesture: InteractionGesture> {
     public var featureset: FeaturesetDescriptor?
     public var handler: (FeaturesetFeature?, InteractionContext) -> Bool
 
@@ -47,28 +56,15 @@ public struct TapInteraction {
         self.handler = { feature, context in feature.map { handler($0, context) } ?? false }
     }
 
-    /// A tap anywhere on the map that no featureset interaction handled.
+    /// The gesture anywhere on the map, when no featureset interaction handled it.
     public init(handler: @escaping (InteractionContext) -> Bool) {
         featureset = nil
         self.handler = { _, context in handler(context) }
     }
 }
 
-/// A long press on a featureset or the map (Mapbox's `LongPressInteraction`).
-public struct LongPressInteraction {
-    public var featureset: FeaturesetDescriptor?
-    public var handler: (FeaturesetFeature?, InteractionContext) -> Bool
-
-    public init(_ featureset: FeaturesetDescriptor, handler: @escaping (FeaturesetFeature, InteractionContext) -> Bool) {
-        self.featureset = featureset
-        self.handler = { feature, context in feature.map { handler($0, context) } ?? false }
-    }
-
-    public init(handler: @escaping (InteractionContext) -> Bool) {
-        featureset = nil
-        self.handler = { _, context in handler(context) }
-    }
-}
+public typealias TapInteraction = Interaction<TapGesture>
+public typealias LongPressInteraction = Interaction<LongPressGesture>
 
 /// Runs the interactions of a ``MapView`` on its taps and long presses that no annotation took.
 ///
@@ -80,8 +76,7 @@ public struct LongPressInteraction {
 /// (no featureset) run the same way.
 public final class InteractionsManager {
     unowned let mapView: MapView
-    private var taps: [(id: Int, interaction: TapInteraction)] = []
-    private var longPresses: [(id: Int, interaction: LongPressInteraction)] = []
+    private var interactions: [(id: Int, gesture: InteractionGestureKind, handler: Handler)] = []
     private var nextID = 0
     private var subscriptions: [Cancelable] = []
 
@@ -89,31 +84,21 @@ public final class InteractionsManager {
 
     init(mapView: MapView) {
         self.mapView = mapView
-        subscriptions.append(mapView.gestures.onMapTap.observe { [unowned self] context in
-            _ = self.dispatch(self.taps.reversed().map { ($0.interaction.featureset, $0.interaction.handler) }, context)
-        })
-        subscriptions.append(mapView.gestures.onMapLongPress.observe { [unowned self] context in
-            _ = self.dispatch(self.longPresses.reversed().map { ($0.interaction.featureset, $0.interaction.handler) }, context)
-        })
+        subscriptions.append(mapView.gestures.onMapTap.observe { [unowned self] context in _ = self.dispatch(.tap, context) })
+        subscriptions.append(mapView.gestures.onMapLongPress.observe { [unowned self] context in _ = self.dispatch(.longPress, context) })
     }
 
     @discardableResult
-    public func add(_ interaction: TapInteraction) -> Cancelable {
+    public func add<G>(_ interaction: Interaction<G>) -> Cancelable {
         let id = nextID
         nextID += 1
-        taps.append((id, interaction))
-        return BlockCancelable { [weak self] in self?.taps.removeAll { $0.id == id } }
+        interactions.append((id, G.kind, (interaction.featureset, interaction.handler)))
+        return BlockCancelable { [weak self] in self?.interactions.removeAll { $0.id == id } }
     }
 
-    @discardableResult
-    public func add(_ interaction: LongPressInteraction) -> Cancelable {
-        let id = nextID
-        nextID += 1
-        longPresses.append((id, interaction))
-        return BlockCancelable { [weak self] in self?.longPresses.removeAll { $0.id == id } }
-    }
-
-    private func dispatch(_ handlers: [Handler], _ context: InteractionContext) -> Bool {
+    /// The interactions of a gesture, the most recently added first.
+    private func dispatch(_ gesture: InteractionGestureKind, _ context: InteractionContext) -> Bool {
+        let handlers = interactions.reversed().filter { $0.gesture == gesture }.map(\.handler)
         var sets: [FeaturesetDescriptor] = []
         for h in handlers { if let f = h.featureset, !sets.contains(f) { sets.append(f) } }
         var hits: [FeaturesetFeature] = []
@@ -141,13 +126,9 @@ public final class InteractionsManager {
 }
 
 extension MapView {
-    /// Adds a tap interaction (Mapbox: `mapboxMap.addInteraction(TapInteraction(...))`).
+    /// Adds a tap or long-press interaction (Mapbox: `mapboxMap.addInteraction(TapInteraction(...))`).
     @discardableResult
-    public func addInteraction(_ interaction: TapInteraction) -> Cancelable { interactions.add(interaction) }
-
-    /// Adds a long-press interaction.
-    @discardableResult
-    public func addInteraction(_ interaction: LongPressInteraction) -> Cancelable { interactions.add(interaction) }
+    public func addInteraction<G>(_ interaction: Interaction<G>) -> Cancelable { interactions.add(interaction) }
 
     /// The features of a featureset under a screen point, topmost first: labels of its symbol
     /// layers (hit by their placed label boxes, so only labels that were drawn count), then its
