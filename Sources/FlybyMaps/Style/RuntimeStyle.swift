@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyRender
+import Synchronization
 
 /// The style as changed at run time: the style document's JSON, the layers and sources added from
 /// Swift, and custom layers, rebuilt into a `LoadedStyle` after each change.
@@ -9,7 +10,7 @@ import FlybyRender
 /// rules, so a bad property fails with the same message as in a style file. Runtime GeoJSON
 /// sources are written as empty inline collections and then given their projected data, which
 /// is projected once per `addSource`/`updateGeoJSONSource`, not once per rebuild; the built-in
-/// data is cached by the `StyleLoader`.
+/// and file data are cached by one `StyleLoader` shared by all views.
 struct RuntimeStyle {
     /// One entry of the layer list, bottom first.
     enum Entry {
@@ -38,7 +39,6 @@ struct RuntimeStyle {
     private var file: String
     private(set) var entries: [Entry] = []
     private var runtimeSources: [RuntimeSource] = []
-    private var loader = StyleLoader()
     /// The current build (nil until the first ``rebuild()``).
     private(set) var loaded: LoadedStyle?
     /// Custom layers and the style-layer index each goes below, for the last build.
@@ -171,7 +171,7 @@ struct RuntimeStyle {
         }
         let document = root.setting("layers", .array(layers))
         let style = try Style.parse(document.jsonBytes(), file: file, preset: preset).themed(theme)
-        let base = try loader.load(style: style)
+        let base = try RuntimeStyle.sharedLoader.withLock { (loader: inout StyleLoader) throws(InputError) in try loader.load(style: style) }
         let sources = base.sources.map { s in
             guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }
             return LoadedSource(id: r.id, data: r.data, promoteId: r.promoteId, generateId: r.generateId)
@@ -180,6 +180,10 @@ struct RuntimeStyle {
         customPlacements = placements
         generation += 1
     }
+
+    /// One loader for every map view of the process: built-in and file data are read and
+    /// projected once, then shared (`ProjectedSource` is an immutable value).
+    static let sharedLoader = Mutex(StyleLoader())
 
     static func collection(_ source: GeoJSONSource) throws(InputError) -> FeatureCollection {
         switch source.data {

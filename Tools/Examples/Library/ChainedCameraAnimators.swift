@@ -109,7 +109,7 @@ public enum ChainedCameraAnimatorsExample {
         // The guide's restricted bounds (a box around the US north-east), with the scale bar.
         let restricted = CoordinateBounds(southwest: LocationCoordinate2D(latitude: 38.5, longitude: -78),
                                           northeast: LocationCoordinate2D(latitude: 42.5, longitude: -70))
-        try mapView.mapboxMap.setCameraBounds(with: CameraBoundsOptions(bounds: restricted, minZoom: 5, maxZoom: 10))
+        try mapView.mapboxMap.setCameraBounds(with: CameraBoundsOptions(bounds: restricted, maxZoom: 10, minZoom: 5))
         mapView.mapboxMap.setCamera(to: CameraOptions(center: LocationCoordinate2D(latitude: 10, longitude: -20), zoom: 2, bearing: 0, pitch: 0))
         report.restrictedCamera = mapView.mapboxMap.cameraState
         report.restrictedBounds = mapView.mapboxMap.cameraBounds
