@@ -31,8 +31,9 @@ import Testing
     }
 
     @Test func anInvisibleOrRemovedCalloutIsNotDrawn() throws {
-        let scene = try ViewAnnotationsExample.makeScene(size: ScreenSize(width: 320, height: 200))
+        let scene = try ViewAnnotationsExample.makeScene()
         let all = scene.mapView.snapshot()
+        #expect(!scene.market.isHidden)
         scene.market.visible = false
         let without = scene.mapView.snapshot()
         #expect(scene.market.isHidden)

@@ -83,12 +83,13 @@ public struct ViewAnnotationPlacement: Hashable, Sendable {
 /// 3. else, only when `allowOverlap`, the first wholly on screen, or else the first anchor.
 /// An annotation that finds nothing (or is invisible, or whose point is behind the camera or
 /// whose frame misses the screen) is hidden. Annotations with `allowOverlap` still take up their
-/// space: a later annotation without it avoids them.
+/// space: a later annotation without it avoids them. `obstacles` (the attribution, which must
+/// stay visible) are avoided by every annotation, `allowOverlap` or not.
 ///
 /// A line target is anchored at the middle (by screen length) of its longest stretch inside the
 /// screen, so a callout on a route stays visible while the camera moves along it.
 public enum ViewAnnotationLayout {
-    public static func place(_ items: [ViewAnnotationLayoutItem], screen: ScreenSize) -> [ViewAnnotationPlacement] {
+    public static func place(_ items: [ViewAnnotationLayoutItem], screen: ScreenSize, obstacles: [ScreenRect] = []) -> [ViewAnnotationPlacement] {
         let bounds = ScreenRect(x: 0, y: 0, width: screen.width, height: screen.height)
         let order = items.indices.sorted { a, b in
             let x = items[a], y = items[b]
@@ -101,11 +102,12 @@ public enum ViewAnnotationLayout {
             let item = items[k]
             guard item.visible, let point = anchorPoint(of: item.target, in: bounds), point.isFinite else { continue }
             let candidates = item.anchors.map { config in (config, frame(size: item.size, at: point, config)) }
-            func free(_ r: ScreenRect) -> Bool { !placed.contains { $0.frame.intersects(r) } }
+            func clear(_ r: ScreenRect) -> Bool { !obstacles.contains { $0.intersects(r) } }
+            func free(_ r: ScreenRect) -> Bool { clear(r) && !placed.contains { $0.frame.intersects(r) } }
             var choice = candidates.first { bounds.contains($0.1) && free($0.1) }
                 ?? candidates.first { bounds.intersects($0.1) && free($0.1) }
             if choice == nil && item.allowOverlap {
-                choice = candidates.first { bounds.contains($0.1) } ?? candidates.first { bounds.intersects($0.1) }
+                choice = candidates.first { bounds.contains($0.1) && clear($0.1) } ?? candidates.first { bounds.intersects($0.1) && clear($0.1) }
             }
             guard let (config, rect) = choice else { continue }
             placed.append(ViewAnnotationPlacement(id: item.id, frame: rect, anchor: config, anchorPoint: point))

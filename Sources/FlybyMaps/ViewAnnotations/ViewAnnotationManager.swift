@@ -129,7 +129,9 @@ public final class ViewAnnotationManager {
                                      allowOverlap: a.allowOverlap, visible: a.visible, anchors: a.variableAnchors,
                                      selected: a.selected, priority: a.priority)
         }
-        let placements = ViewAnnotationLayout.place(items, screen: mapView.bounds)
+        // The attribution is a licence requirement: no callout may cover it.
+        let attribution = mapView.mapboxMap.currentRenderer()?.attributionFrame
+        let placements = ViewAnnotationLayout.place(items, screen: mapView.bounds, obstacles: attribution.map { [$0] } ?? [])
         var byID: [Int: ViewAnnotationPlacement] = [:]
         for p in placements { byID[p.id] = p }
         for (k, a) in allAnnotations.enumerated() { a.update(byID[k]) }

@@ -82,3 +82,18 @@ import Testing
         #expect(runs.count == 2)
     }
 }
+
+@Suite struct ViewAnnotationObstacleTests {
+    @Test func noAnnotationCoversAnObstacleEvenWithAllowOverlap() {
+        let screen = ScreenSize(width: 400, height: 300)
+        let credits = ScreenRect(x: 200, y: 285, width: 200, height: 15)
+        // Centred on a point inside the credits box: the centre anchor would cover it, the bottom one does not.
+        let a = ViewAnnotationLayoutItem(id: 1, target: .point(ScreenPoint(x: 300, y: 290)), size: ScreenSize(width: 60, height: 20),
+                                         allowOverlap: true, anchors: [.center, .init(anchor: .bottom, offsetY: 12)])
+        let stuck = ViewAnnotationLayoutItem(id: 2, target: .point(ScreenPoint(x: 350, y: 292)), size: ScreenSize(width: 60, height: 20),
+                                             allowOverlap: true, anchors: [.center])
+        let placed = ViewAnnotationLayout.place([a, stuck], screen: screen, obstacles: [credits])
+        #expect(placed.map(\.id) == [1])
+        #expect(placed.first.map { !$0.frame.intersects(credits) } == true)
+    }
+}
