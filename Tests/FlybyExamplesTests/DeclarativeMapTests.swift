@@ -79,4 +79,21 @@ import Testing
         #expect(abs(host.mapView.mapboxMap.cameraState.zoom - 14) < 1e-9)
         if case .state(let s) = host.mapView.viewport.status { #expect(s is CameraViewportState) } else { Issue.record("not in the camera state") }
     }
+
+    @Test func aDeclaredViewAnnotationReportsTheAnchorItTook() throws {
+        final class Seen { var anchors: [ViewAnnotationAnchor] = [] }
+        let seen = Seen()
+        let size = ScreenSize(width: 320, height: 200)
+        let probe = try MapView(frame: size, mapInitOptions: MapInitOptions(cameraOptions: CameraOptions(center: DeclarativeMapExample.station, zoom: 14),
+                                                                            styleURI: .standard))
+        // A coordinate 10 points below the top edge: "above the point" cannot fit.
+        let nearTop = probe.mapboxMap.coordinate(for: ScreenPoint(x: 160, y: 10))
+        let host = try MapHost(Map(initialViewport: .camera(center: DeclarativeMapExample.station, zoom: 14)) {
+            MapViewAnnotation(coordinate: nearTop) { Text("Edge") }
+                .variableAnchors([.init(anchor: .bottom), .init(anchor: .top)])
+                .onAnchorChanged { seen.anchors.append($0.anchor) }
+        }, frame: size)
+        _ = host.snapshot()
+        #expect(seen.anchors == [.top])
+    }
 }

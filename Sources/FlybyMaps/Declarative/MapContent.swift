@@ -90,6 +90,8 @@ public struct MapViewAnnotation {
     public var selected = false
     public var priority = 0
     public var variableAnchors: [ViewAnnotationAnchorConfig] = [.center]
+    /// Called when the layout picks a different anchor.
+    public var onAnchorChanged: ((ViewAnnotationAnchorConfig) -> Void)?
 
     public init(coordinate: LocationCoordinate2D, content: () -> Text) {
         annotatedFeature = .geometry(.point(coordinate)); text = content()
@@ -104,6 +106,9 @@ public struct MapViewAnnotation {
     public func selected(_ v: Bool) -> MapViewAnnotation { var a = self; a.selected = v; return a }
     public func priority(_ v: Int) -> MapViewAnnotation { var a = self; a.priority = v; return a }
     public func variableAnchors(_ v: [ViewAnnotationAnchorConfig]) -> MapViewAnnotation { var a = self; a.variableAnchors = v; return a }
+    public func onAnchorChanged(_ action: @escaping (ViewAnnotationAnchorConfig) -> Void) -> MapViewAnnotation {
+        var a = self; a.onAnchorChanged = action; return a
+    }
 }
 
 /// The 2D location puck in map content (the Mapbox SwiftUI `Puck2D`).

@@ -77,7 +77,7 @@ public final class MapHost {
             case .viewAnnotation(let v):
                 let a = ViewAnnotation(annotatedFeature: v.annotatedFeature, title: v.text.title, detail: v.text.detail)
                 a.allowOverlap = v.allowOverlap; a.visible = v.visible; a.selected = v.selected
-                a.priority = v.priority; a.variableAnchors = v.variableAnchors
+                a.priority = v.priority; a.variableAnchors = v.variableAnchors; a.onAnchorChanged = v.onAnchorChanged
                 mapView.viewAnnotations.add(a)
                 viewAnnotations.append(a)
             case .puck2D(let p):
