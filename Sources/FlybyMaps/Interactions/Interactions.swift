@@ -101,8 +101,10 @@ public final class InteractionsManager {
         let handlers = interactions.reversed().filter { $0.gesture == gesture }.map(\.handler)
         var sets: [FeaturesetDescriptor] = []
         for h in handlers { if let f = h.featureset, !sets.contains(f) { sets.append(f) } }
+        // One placed frame serves every featureset's label hits (placing labels renders a frame).
+        let boxes = sets.contains { mapView.hasSymbolLayers($0) } ? mapView.mapboxMap.placedLabelBoxes() : []
         var hits: [FeaturesetFeature] = []
-        for set in sets { hits += mapView.queryRenderedFeatures(at: context.point, featureset: set) }
+        for set in sets { hits += mapView.queryRenderedFeatures(at: context.point, featureset: set, labelBoxes: boxes) }
         let style = mapView.mapboxMap.loadedStyle.style
         func rank(_ f: FeaturesetFeature) -> Int {
             let k = style.layers.firstIndex { $0.id == f.layerId } ?? 0
@@ -134,11 +136,21 @@ extension MapView {
     /// layers (hit by their placed label boxes, so only labels that were drawn count), then its
     /// circles, lines and fills as ``MapboxMap/queryRenderedFeatures(with:options:)`` finds them.
     public func queryRenderedFeatures(at point: ScreenPoint, featureset: FeaturesetDescriptor) -> [FeaturesetFeature] {
+        queryRenderedFeatures(at: point, featureset: featureset, labelBoxes: hasSymbolLayers(featureset) ? mapboxMap.placedLabelBoxes() : [])
+    }
+
+    /// True when some layer of the featureset is a symbol layer (hit through placed label boxes).
+    func hasSymbolLayers(_ featureset: FeaturesetDescriptor) -> Bool {
+        featureset.layerIds.contains { mapboxMap.loadedStyle.style.layer(id: $0)?.type == .symbol }
+    }
+
+    /// ``queryRenderedFeatures(at:featureset:)`` with the label boxes of the current frame given.
+    func queryRenderedFeatures(at point: ScreenPoint, featureset: FeaturesetDescriptor, labelBoxes: [SymbolBox]) -> [FeaturesetFeature] {
         let style = mapboxMap.loadedStyle
         var out: [FeaturesetFeature] = []
         let symbolLayers = featureset.layerIds.compactMap { style.style.layer(id: $0) }.filter { $0.type == .symbol }
         if !symbolLayers.isEmpty {
-            for box in mapboxMap.placedLabelBoxes() where box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY {
+            for box in labelBoxes where box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY {
                 guard let layer = symbolLayers.first(where: { $0.id == box.layerID }), let source = style.source(for: layer) else { continue }
                 let zoom = mapboxMap.cameraState.zoom
                 // The box knows its text, not its feature: the feature is the one whose label is that text.
