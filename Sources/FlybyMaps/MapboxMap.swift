@@ -231,7 +231,7 @@ public final class MapboxMap {
     /// The rendered features at a point, topmost first (fill, line and circle layers; symbol
     /// layers are not queried, see ``MapRenderer/queryFeatures(at:camera:tolerance:)``).
     public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
-        query(point, tolerance: 3, options: options)
+        (try? query(point, tolerance: 3, options: options)) ?? []
     }
 
     /// The rendered features that touch a rectangle: lines and circles within reach of its centre
@@ -239,22 +239,24 @@ public final class MapboxMap {
     /// query; for a small tap box it picks the same features.) Sorted topmost first.
     public func queryRenderedFeatures(with rect: ScreenRect, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
         let half = ((rect.width * rect.width + rect.height * rect.height).squareRoot()) / 2
-        return query(ScreenPoint(x: rect.midX, y: rect.midY), tolerance: half, options: options)
+        return (try? query(ScreenPoint(x: rect.midX, y: rect.midY), tolerance: half, options: options)) ?? []
     }
 
-    /// Mapbox's asynchronous form; the completion runs before this returns.
+    /// Mapbox's asynchronous form; the completion runs before this returns, with an error when the
+    /// options' filter is not a valid expression.
     @discardableResult
     public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil,
                                       completion: (Result<[QueriedRenderedFeature], InputError>) -> Void) -> Cancelable {
-        completion(.success(queryRenderedFeatures(with: point, options: options)))
+        completion(Result { () throws(InputError) in try query(point, tolerance: 3, options: options) })
         return BlockCancelable {}
     }
 
-    private func query(_ point: ScreenPoint, tolerance: Double, options: RenderedQueryOptions?) -> [QueriedRenderedFeature] {
+    private func query(_ point: ScreenPoint, tolerance: Double, options: RenderedQueryOptions?) throws(InputError) -> [QueriedRenderedFeature] {
+        let filter = try options?.compiledFilter?.get()
         guard let r = currentRenderer() else { return [] }
         var found = r.queryFeatures(at: point, camera: map.cameraState, tolerance: tolerance)
         if let ids = options?.layerIds { found.removeAll { !ids.contains($0.layerID) } }
-        if let filter = options?.compiledFilter {
+        if let filter {
             found.removeAll { f in
                 let ctx = FeatureContext(properties: f.properties, state: f.featureID.map { featureStates.state(source: f.sourceID, feature: $0) } ?? PropertyMap(),
                                          kind: loadedStyle.sources.first { $0.id == f.sourceID }?.data.kinds[f.featureIndex] ?? .point)
@@ -314,20 +316,23 @@ public struct RenderedQueryOptions {
     public var layerIds: [String]?
     /// Only features for which this filter expression is true.
     public var filter: Exp?
-    let compiledFilter: StyleExpression?
+    let compiledFilter: Result<StyleExpression, InputError>?
 
-    /// - Precondition: `filter` is a valid filter expression; use ``init(layerIds:validatedFilter:)``
-    ///   to get an error instead.
+    /// A filter that is not a valid expression makes the query fail: the completion overload
+    /// reports the error, the synchronous ones return no features. Use
+    /// ``init(layerIds:validatedFilter:)`` to get the error here.
     public init(layerIds: [String]?, filter: Exp?) {
         self.layerIds = layerIds
         self.filter = filter
-        compiledFilter = filter.flatMap { try? StyleExpression.filter(json: $0.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter") }
+        compiledFilter = filter.map { f in
+            Result { () throws(InputError) in try StyleExpression.filter(json: f.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter") }
+        }
     }
 
     /// As ``init(layerIds:filter:)``, throwing when the filter is not a valid expression.
     public init(layerIds: [String]?, validatedFilter filter: Exp) throws(InputError) {
         self.layerIds = layerIds
         self.filter = filter
-        compiledFilter = try StyleExpression.filter(json: filter.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter")
+        compiledFilter = .success(try StyleExpression.filter(json: filter.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter"))
     }
 }

@@ -68,3 +68,29 @@ import Testing
         #expect(v.mapboxMap.cameraState == before)
     }
 }
+
+@Suite struct LocationPuckTests {
+    @Test func puckIsDrawnOnlyWithAPuckTypeAndFollowsTheTrack() throws {
+        let start = LocationCoordinate2D(latitude: 0, longitude: 0), end = LocationCoordinate2D(latitude: 0, longitude: 0.02)
+        let track = try Track(name: "east", fixes: [Location(coordinate: start, timestamp: 0, horizontalAccuracy: 5),
+                                                    Location(coordinate: end, timestamp: 10, horizontalAccuracy: 5)])
+        let v = try MapView(frame: ScreenSize(width: 200, height: 120),
+                            mapInitOptions: MapInitOptions(cameraOptions: CameraOptions(center: start, zoom: 14), styleURI: .world))
+        v.location.override(track: track)
+        v.advance(by: 0.5)
+        #expect(try #require(v.location.puck).coordinate.longitude < 0.001)
+        // The second fix arrives at t = 10 s; the puck glides to it over about a second.
+        v.advance(by: 11)
+        let puck = try #require(v.location.puck)
+        #expect(abs(puck.coordinate.longitude - 0.02) < 1e-6)
+        v.mapboxMap.setCamera(to: CameraOptions(center: puck.coordinate))
+        let without = v.snapshot()
+        v.location.options.puckType = .puck2D()
+        let with = v.snapshot()
+        let p = try #require(v.mapboxMap.point(for: puck.coordinate))
+        #expect(without.color(x: Int(p.x), y: Int(p.y)) != with.color(x: Int(p.x), y: Int(p.y)))
+        // The puck's blue centre.
+        let c = with.color(x: Int(p.x), y: Int(p.y))
+        #expect(Int(c.blue) > Int(c.red) + 100)
+    }
+}

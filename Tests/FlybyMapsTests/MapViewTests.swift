@@ -85,3 +85,21 @@ import Testing
         #expect(frame.color(x: 160 + 25, y: 100) == Color(red: 0, green: 0, blue: 255))
     }
 }
+
+@Suite struct MapViewDeterminismTests {
+    /// Same calls, same pixels: two views built and driven alike give byte-identical frames.
+    @Test func sameCallsGiveTheSamePixels() throws {
+        func run() throws -> PixelBuffer {
+            let v = try MapView(frame: ScreenSize(width: 200, height: 120),
+                                mapInitOptions: MapInitOptions(cameraOptions: CameraOptions(center: MapViewTests.helsinki, zoom: 14), styleURI: .city))
+            let lines = v.annotations.makePolylineAnnotationManager()
+            var line = PolylineAnnotation(lineCoordinates: [MapViewTests.helsinki, LocationCoordinate2D(latitude: 60.172, longitude: 24.95)])
+            line.lineWidth = 4
+            lines.annotations = [line]
+            v.camera.fly(to: CameraOptions(zoom: 15, bearing: 20, pitch: 30), duration: 1)
+            v.advance(by: 0.75)
+            return v.snapshot()
+        }
+        #expect(try run() == run())
+    }
+}

@@ -76,10 +76,17 @@ import Testing
         #expect(completed?.count == 1)
     }
 
-    @Test func invalidQueryFilterIsAnErrorWithItsPath() throws {
+    @Test func invalidQueryFilterIsAnErrorAndMatchesNothing() throws {
         #expect(throws: InputError.self) {
             _ = try RenderedQueryOptions(layerIds: nil, validatedFilter: Exp(.get) { 5 })
         }
+        let v = try makeView()
+        let p = try #require(v.mapboxMap.point(for: Self.center))
+        let bad = RenderedQueryOptions(layerIds: nil, filter: Exp(.get) { 5 })
+        #expect(v.mapboxMap.queryRenderedFeatures(with: p, options: bad).isEmpty)
+        var error: InputError?
+        v.mapboxMap.queryRenderedFeatures(with: p, options: bad) { if case .failure(let e) = $0 { error = e } }
+        #expect(error?.description.contains("RenderedQueryOptions.filter") == true)
     }
 
     @Test func layerPositionsPlaceLayersAboveBelowAndAt() throws {

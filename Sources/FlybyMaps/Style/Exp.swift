@@ -110,8 +110,26 @@ public protocol StyleKeyword: RawRepresentable, StyleEncodable, Sendable where R
 extension StyleKeyword { public var styleJSON: JSONNode { .string(rawValue) } }
 
 public enum Visibility: String, StyleKeyword { case visible, none }
-public enum LineCap: String, StyleKeyword { case butt, round, square }
-public enum LineJoin: String, StyleKeyword { case bevel, round, miter }
+// `line-cap` and `line-join` reuse the rasterizer's `LineCap` and `LineJoin` (same cases).
+extension LineCap: StyleEncodable {
+    public var styleJSON: JSONNode {
+        switch self {
+        case .butt: return .string("butt")
+        case .round: return .string("round")
+        case .square: return .string("square")
+        }
+    }
+}
+
+extension LineJoin: StyleEncodable {
+    public var styleJSON: JSONNode {
+        switch self {
+        case .miter: return .string("miter")
+        case .round: return .string("round")
+        case .bevel: return .string("bevel")
+        }
+    }
+}
 /// `icon-anchor` / `text-anchor`: the part of the icon or label placed at the point.
 public enum IconAnchor: String, StyleKeyword {
     case center, left, right, top, bottom

@@ -10,8 +10,8 @@ public enum CustomRenderedLayerExample {
                                   LocationCoordinate2D(latitude: 60.1690, longitude: 24.9490),
                                   LocationCoordinate2D(latitude: 60.1675, longitude: 24.9405)]
     /// The heat blob's centre (over the Esplanadi park) and radius in metres.
-    public static let blobCenter = LocationCoordinate2D(latitude: 60.1677, longitude: 24.9475)
-    public static let blobRadiusMeters = 90.0
+    public static let blobCenter = LocationCoordinate2D(latitude: 60.1680, longitude: 24.9478)
+    public static let blobRadiusMeters = 75.0
     public static let triangleColor = Color(rgb: 0xFF5722, alpha: 150)
     /// The layer the custom layer goes below.
     public static let upperLayer = "buildings"
