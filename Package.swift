@@ -26,6 +26,10 @@ let examples: [(name: String, folder: String)] = [
     ("annotations", "Annotations"),
     ("symbol-markers", "SymbolMarkers"),
     ("custom-rendered-layer", "CustomRenderedLayer"),
+    ("declarative-map", "DeclarativeMap"),
+    ("view-annotations", "ViewAnnotations"),
+    ("interactive-points", "InteractivePoints"),
+    ("featureset-interactions", "FeaturesetInteractions"),
 ]
 
 let package = Package(

@@ -35,6 +35,10 @@ public final class MapView {
     public let ornaments = OrnamentsManager()
     /// Annotation managers, drawn above the style.
     public private(set) lazy var annotations = AnnotationOrchestrator(mapView: self)
+    /// View annotations (callouts) drawn above the map and its annotations.
+    public private(set) lazy var viewAnnotations = ViewAnnotationManager(mapView: self)
+    /// Tap and long-press interactions on featuresets (``addInteraction(_:)``).
+    public private(set) lazy var interactions = InteractionsManager(mapView: self)
     private var layerTapHandlers: [(layerId: String, handler: (QueriedRenderedFeature, MapContentGestureContext) -> Bool)] = []
 
     /// Camera animations (ease, fly, animators): Mapbox's `mapView.camera`.
@@ -130,6 +134,8 @@ public final class MapView {
     public func snapshot() -> PixelBuffer {
         var frame = PixelBuffer(width: max(1, Int(bounds.width.rounded())), height: max(1, Int(bounds.height.rounded())))
         mapboxMap.render(puck: location.options.puckType != nil ? simulation.location?.puck : nil, ornaments: ornaments.options, into: &frame)
+        viewAnnotations.layout()
+        viewAnnotations.draw(into: &frame)
         return frame
     }
 }

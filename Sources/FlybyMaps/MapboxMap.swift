@@ -92,13 +92,26 @@ public final class MapboxMap {
         onStyleDataLoaded.send(())
     }
 
-    /// The Standard-style spelling of a light preset switch: only `lightPreset` is supported.
+    /// The Standard-style configuration: `lightPreset` (`day`, `dawn`, `dusk`, `night`) and
+    /// `theme` (`default`, `faded`, `monochrome`, see ``MapTheme``); the import id is ignored
+    /// (Flyby styles have no imports).
     public func setStyleImportConfigProperty(for importId: String, config: String, value: String) throws(InputError) {
-        guard config == "lightPreset" else {
-            throw InputError(file: "setStyleImportConfigProperty", message: "unsupported config '\(config)' (supported: lightPreset)")
+        switch config {
+        case "lightPreset":
+            try setLightPreset(value)
+        case "theme":
+            guard let theme = MapTheme(rawValue: value) else {
+                throw InputError(file: "setStyleImportConfigProperty", message: "unknown theme '\(value)' (known: \(MapTheme.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            try runtime.setTheme(theme)
+            onStyleDataLoaded.send(())
+        default:
+            throw InputError(file: "setStyleImportConfigProperty", message: "unsupported config '\(config)' (supported: lightPreset, theme)")
         }
-        try setLightPreset(value)
     }
+
+    /// The colour theme in use.
+    public var theme: MapTheme { runtime.theme }
 
     public func sourceExists(withId id: String) -> Bool { runtime.sourceExists(id) }
     public func layerExists(withId id: String) -> Bool { runtime.layerExists(id) }
@@ -321,25 +334,5 @@ public struct RenderedQueryOptions {
         self.layerIds = layerIds
         self.filter = filter
         compiledFilter = .success(try StyleExpression.filter(json: filter.jsonNode.jsonBytes(), file: "RenderedQueryOptions.filter"))
-    }
-}
-
-/// A rectangle in screen points (origin top-left, y down).
-public struct ScreenRect: Hashable, Sendable {
-    public var origin: ScreenPoint
-    public var size: ScreenSize
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        origin = ScreenPoint(x: x, y: y); size = ScreenSize(width: width, height: height)
-    }
-    /// A rectangle of `size` centred on a point (e.g. a 44 × 44 tap box).
-    public init(center: ScreenPoint, size: ScreenSize) {
-        self.init(x: center.x - size.width / 2, y: center.y - size.height / 2, width: size.width, height: size.height)
-    }
-    public var width: Double { size.width }
-    public var height: Double { size.height }
-    public var midX: Double { origin.x + size.width / 2 }
-    public var midY: Double { origin.y + size.height / 2 }
-    public func contains(_ p: ScreenPoint) -> Bool {
-        p.x >= origin.x && p.x <= origin.x + size.width && p.y >= origin.y && p.y <= origin.y + size.height
     }
 }

@@ -164,7 +164,7 @@ public final class AnnotationOrchestrator {
     private func make<A>(_ id: String?, _ kind: String, _ position: LayerPosition?) -> StyledAnnotationManager<A> {
         var mid = id ?? "\(kind)-annotation-manager-\(nextID)"
         nextID += 1
-        while managers.contains(where: { $0.id == mid }) || mapView.mapboxMap.layerExists(withId: mid) { mid += "-\(nextID)"; nextID += 1 }
+        while managers.contains(where: { $0.id == mid }) || mapView.mapboxMap.layerExists(withId: mid) || mapView.mapboxMap.sourceExists(withId: mid) { mid += "-\(nextID)"; nextID += 1 }
         let m = StyledAnnotationManager<A>(id: mid, mapboxMap: mapView.mapboxMap, layerPosition: position)
         managers.append((mid, m, { [unowned m] in m.handleTap($0) }, { [unowned m] in m.handleLongPress($0) },
                          { [unowned m] in m.styleReloaded() }, { [unowned m] in m.removeFromStyle() }))

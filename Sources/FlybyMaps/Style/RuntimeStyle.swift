@@ -83,6 +83,13 @@ struct RuntimeStyle {
         try change { (s: inout RuntimeStyle) throws(InputError) in s.preset = name }
     }
 
+    /// The colour theme applied to the style's colours (Standard's `theme` config).
+    private(set) var theme: MapTheme = .default
+
+    mutating func setTheme(_ theme: MapTheme) throws(InputError) {
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.theme = theme }
+    }
+
     func layerExists(_ id: String) -> Bool { entries.contains { $0.id == id } }
     func sourceExists(_ id: String) -> Bool { sourceIDs.contains(id) }
 
@@ -163,7 +170,7 @@ struct RuntimeStyle {
             }
         }
         let document = root.setting("layers", .array(layers))
-        let style = try Style.parse(document.jsonBytes(), file: file, preset: preset)
+        let style = try Style.parse(document.jsonBytes(), file: file, preset: preset).themed(theme)
         let base = try RuntimeStyle.sharedLoader.withLock { (loader: inout StyleLoader) throws(InputError) in try loader.load(style: style) }
         let sources = base.sources.map { s in
             guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }
@@ -201,4 +208,7 @@ public struct StyleURI: RawRepresentable, Hashable, Sendable {
     public static let world = StyleURI(rawValue: "world")
     /// The built-in Helsinki city style (OpenStreetMap buildings, roads, water, rail).
     public static let city = StyleURI(rawValue: "city")
+    /// The built-in "Flyby Standard" style: the city style with points of interest and place
+    /// labels, styled by feature state, for featureset interactions (Mapbox's `.standard`).
+    public static let standard = StyleURI(rawValue: "standard")
 }

@@ -101,15 +101,25 @@ extension MapRenderer {
         }
         // Attribution (licence requirement: on every frame). Empty only when the host draws the
         // same credits itself (the window does, beside its own ornaments).
-        guard !attribution.isEmpty else { return }
+        guard let a = attributionLayout() else { return }
+        path.removeAll()
+        path.addRect(x: a.box.x, y: a.box.y, width: a.box.width, height: a.box.height)
+        painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 160), into: view)
+        text.drawSimple(attribution, at: a.origin, size: a.size, color: Color(rgb: 0x333333), painter: &painter, view: view)
+    }
+
+    /// Where the attribution goes (bottom-right): its text origin and size, and its backing box.
+    func attributionLayout() -> (origin: ScreenPoint, size: Double, box: ScreenRect)? {
+        guard !attribution.isEmpty else { return nil }
         let size = width < 700 ? 8.5 : 10.0
         let m = text.measure(attribution, size: size)
         let x = Double(width) - m.width - 6, y = Double(height) - m.height - 2
-        path.removeAll()
-        path.addRect(x: x - 4, y: y - 1, width: m.width + 8, height: m.height + 2)
-        painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 160), into: view)
-        text.drawSimple(attribution, at: ScreenPoint(x: x, y: y), size: size, color: Color(rgb: 0x333333), painter: &painter, view: view)
+        return (ScreenPoint(x: x, y: y), size, ScreenRect(x: x - 4, y: y - 1, width: m.width + 8, height: m.height + 2))
     }
+
+    /// The box of the attribution line in screen points (nil when the host draws the credits):
+    /// what overlays drawn after the map, such as view annotations, must leave visible.
+    public var attributionFrame: ScreenRect? { attributionLayout()?.box }
 
     /// "2", "0.5", "20" — no trailing ".0".
     static func shortNumber(_ v: Double) -> String {

@@ -94,7 +94,7 @@ public struct LoadedStyle: Sendable {
 /// file, so presets of one style share their data.
 public struct StyleLoader: Sendable {
     /// The built-in style names.
-    public static let builtinStyles = ["world", "city"]
+    public static let builtinStyles = ["world", "city", "standard"]
 
     var cache: [String: ProjectedSource] = [:]
 
