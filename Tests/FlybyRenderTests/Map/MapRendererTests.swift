@@ -39,6 +39,12 @@ let sharedWorldStyle: LoadedStyle = {
     return try! loader.load("world")
 }()
 
+/// The built-in city style, loaded once for the renderer tests that need it.
+let sharedCityStyle: LoadedStyle = {
+    var loader = StyleLoader()
+    return try! loader.load("city")
+}()
+
 @Suite struct MapRendererTests {
     @Test func twoRunsGiveIdenticalPixels() throws {
         let style = sharedWorldStyle
@@ -193,13 +199,8 @@ let sharedWorldStyle: LoadedStyle = {
 /// The per-layer memos (``FeatureMemo``) and the label layout cache keep values from frame to
 /// frame; a renderer that has drawn other frames must still draw exactly what a fresh one draws.
 @Suite struct RendererMemoTests {
-    static let city: LoadedStyle = {
-        var loader = StyleLoader()
-        return try! loader.load("city")
-    }()
-
     func fresh(_ camera: CameraState, states: FeatureStateStore = FeatureStateStore()) throws -> PixelBuffer {
-        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        var r = try MapRenderer(style: sharedCityStyle, width: 320, height: 180)
         r.featureStates = states
         var frame = PixelBuffer(width: 320, height: 180)
         r.render(camera: camera, into: &frame)
@@ -210,7 +211,7 @@ let sharedWorldStyle: LoadedStyle = {
         let center = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
         let cameras = [CameraState(center: center, zoom: 15, pitch: 60), CameraState(center: center, zoom: 16.3, pitch: 30),
                        CameraState(center: center, zoom: 14.2), CameraState(center: center, zoom: 15, bearing: 40, pitch: 60)]
-        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        var r = try MapRenderer(style: sharedCityStyle, width: 320, height: 180)
         var frame = PixelBuffer(width: 320, height: 180)
         for camera in cameras {
             r.render(camera: camera, into: &frame)
@@ -220,7 +221,7 @@ let sharedWorldStyle: LoadedStyle = {
 
     @Test func aFeatureStateChangeReachesTheNextFrameOfTheSameRenderer() throws {
         let camera = CameraState(center: LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445), zoom: 16)
-        var r = try MapRenderer(style: RendererMemoTests.city, width: 320, height: 180)
+        var r = try MapRenderer(style: sharedCityStyle, width: 320, height: 180)
         var frame = PixelBuffer(width: 320, height: 180)
         r.render(camera: camera, into: &frame)
         let before = frame

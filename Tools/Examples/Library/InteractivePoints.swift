@@ -122,7 +122,11 @@ public enum InteractivePointsExample {
         let mapView = try makeMapView(size: size)
         var selected: Hit?
         // The guide's tap gesture recognizer: a tap that no annotation took reaches onMapTap.
-        mapView.gestures.onMapTap.observe { context in selected = handleTap(mapView, at: context.point) }
+        // `weak`: the map view owns the signal, so a strong capture would keep both alive forever.
+        mapView.gestures.onMapTap.observe { [weak mapView] context in
+            guard let mapView else { return }
+            selected = handleTap(mapView, at: context.point)
+        }
         let boston = LocationCoordinate2D(latitude: 42.33, longitude: -71.07)
         let onScreen = mapView.mapboxMap.point(for: boston) ?? ScreenPoint(x: size.width / 2, y: size.height / 2)
         let tap = ScreenPoint(x: onScreen.x + 6, y: onScreen.y + 5)
