@@ -74,6 +74,14 @@ public struct MapRenderer {
     public var layerRange: Range<Int>?
     /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:_:)``).
     var mapPlaneLineWidths = true
+    /// Threads that rasterize the style layers, each into its own band of rows (1: this thread
+    /// only). The pixels are the same for every count (see ``drawLayersInBands(_:_:)``); frames
+    /// with custom layers are drawn on one thread.
+    public var threads = 1 {
+        didSet { threads = max(1, min(threads, 64)) }
+    }
+    /// One renderer per row band when ``threads`` > 1, built on first use.
+    var bandRenderers: [MapRenderer] = []
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
@@ -123,18 +131,11 @@ public struct MapRenderer {
         }
         if !cleared { buffer.clear(to: .white) }
         buffer.withView { view in
-            for (k, layer) in style.style.layers.enumerated() {
-                if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
-                guard layer.isVisible(atZoom: zoom) else { continue }
-                if let layerRange, !layerRange.contains(k) { continue }
-                switch layer.type {
-                case .fill: drawFill(k, layer, g, view)
-                case .line: drawLine(k, layer, g, view)
-                case .circle: drawCircles(k, layer, g, view)
-                case .background, .symbol: break
-                }
+            if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
+                drawLayersInBands(g, view)
+            } else {
+                drawLayers(g, view)
             }
-            if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
             if g.pitched { drawSky(g, view) }
             if showsSymbols { placeAndDrawSymbols(g, view) }
             if let puck { drawPuck(puck, g, view) }
@@ -143,6 +144,23 @@ public struct MapRenderer {
     }
 
     // MARK: Layers
+
+    /// Draws the fill, line and circle layers (and the custom layers between them) in style order,
+    /// into the rows of ``painter``.
+    mutating func drawLayers(_ g: FrameGeometry, _ view: PixelBufferView) {
+        for (k, layer) in style.style.layers.enumerated() {
+            if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
+            guard layer.isVisible(atZoom: g.zoom) else { continue }
+            if let layerRange, !layerRange.contains(k) { continue }
+            switch layer.type {
+            case .fill: drawFill(k, layer, g, view)
+            case .line: drawLine(k, layer, g, view)
+            case .circle: drawCircles(k, layer, g, view)
+            case .background, .symbol: break
+            }
+        }
+        if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
+    }
 
     /// The features of layer `index`'s source to draw in world copy `copy`, in order (sort key,
     /// then document order), into ``order``. Filter verdicts and sort keys come from the layer's
@@ -278,7 +296,7 @@ public struct MapRenderer {
                 if path.isEmpty { continue }
                 painter.fill(path, color: color, rule: .nonZero, into: view)
                 if outlineSet && outline.alpha != 0 {
-                    Hairline.stroke(path, width: 1, color: outline, into: view)
+                    Hairline.stroke(path, width: 1, color: outline, clip: painter.rowRect, into: view)
                 }
             }
         }

@@ -1,0 +1,56 @@
+import FlybyCore
+import FlybyData
+import FlybyRender
+import Testing
+
+/// Rendering the layers in row bands on several threads gives exactly the pixels of one thread.
+@Suite struct BandRenderingTests {
+    static let styles: [String: LoadedStyle] = {
+        var loader = StyleLoader()
+        return ["world": try! loader.load("world"), "city": try! loader.load("city")]
+    }()
+
+    static let helsinki = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
+    static let cameras: [(style: String, camera: CameraState)] = [
+        ("world", CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)),
+        ("world", CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)),
+        ("city", CameraState(center: helsinki, zoom: 15.5)),
+        ("city", CameraState(center: helsinki, zoom: 15, bearing: 40, pitch: 60)),
+    ]
+
+    func render(_ style: String, _ camera: CameraState, threads: Int, states: FeatureStateStore = FeatureStateStore(),
+                frames: Int = 1) throws -> PixelBuffer {
+        var r = try MapRenderer(style: try #require(BandRenderingTests.styles[style]), width: 480, height: 270)
+        r.threads = threads
+        r.featureStates = states
+        var frame = PixelBuffer(width: 480, height: 270)
+        for _ in 0..<frames { r.render(camera: camera, into: &frame) }
+        return frame
+    }
+
+    @Test(arguments: 0..<4)
+    func bandsOnSeveralThreadsDrawWhatOneThreadDraws(scene: Int) throws {
+        let (style, camera) = BandRenderingTests.cameras[scene]
+        let single = try render(style, camera, threads: 1)
+        // 7 bands of 270 rows: uneven band heights, boundaries at rows that are not multiples of 8.
+        for threads in [2, 3, 7] {
+            let banded = try render(style, camera, threads: threads, frames: 2)
+            #expect(banded == single, "\(style), pitch \(camera.pitch), \(threads) threads")
+        }
+    }
+
+    @Test func aFeatureStateChangeReachesEveryBand() throws {
+        let camera = CameraState(center: BandRenderingTests.helsinki, zoom: 16)
+        var states = FeatureStateStore()
+        for id in 0..<446 { states.set("select", .bool(true), source: "buildings", feature: .number(Double(id))) }
+        var r = try MapRenderer(style: try #require(BandRenderingTests.styles["city"]), width: 480, height: 270)
+        r.threads = 3
+        var frame = PixelBuffer(width: 480, height: 270)
+        r.render(camera: camera, into: &frame)
+        #expect(frame == (try render("city", camera, threads: 1)))
+        r.featureStates = states
+        r.render(camera: camera, into: &frame)
+        #expect(frame == (try render("city", camera, threads: 1, states: states)))
+        #expect(frame != (try render("city", camera, threads: 1)))
+    }
+}
