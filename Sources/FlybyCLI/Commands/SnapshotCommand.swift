@@ -47,10 +47,7 @@ struct RenderScene {
     init(_ o: Options) throws {
         // Cheap checks first, so a typo is reported before the data is loaded.
         (width, height) = try RenderScene.parseSize(o.values["size"] ?? "1280x720")
-        if let t = o.values["threads"] {
-            guard let n = Int(t), (1...64).contains(n) else { throw CommandError("--threads '\(t)' must be a whole number from 1 to 64") }
-            threads = n
-        }
+        threads = try RenderScene.parseThreads(o.values["threads"])
         var options: CameraOptions?
         if let json = o.values["camera"] {
             let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
@@ -78,6 +75,13 @@ struct RenderScene {
         } catch {
             throw CommandError("cannot load the built-in font: \(error)", exitCode: 2)
         }
+    }
+
+    /// `--threads N` for the map renderer: a whole number 1…64; 1 when not given.
+    static func parseThreads(_ value: String?) throws -> Int {
+        guard let value else { return 1 }
+        guard let n = Int(value), (1...64).contains(n) else { throw CommandError("--threads '\(value)' must be a whole number from 1 to 64") }
+        return n
     }
 
     /// `WxH` with whole sides 1…16384.
