@@ -28,6 +28,12 @@ import Testing
         return frame
     }
 
+    /// Pixels that differ (a count, so a failure does not print two whole frames).
+    func differingPixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        guard a.width == b.width && a.height == b.height else { return max(a.pixels.count, b.pixels.count) }
+        return zip(a.pixels, b.pixels).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
+    }
+
     @Test(arguments: 0..<4)
     func bandsOnSeveralThreadsDrawWhatOneThreadDraws(scene: Int) throws {
         let (style, camera) = BandRenderingTests.cameras[scene]
@@ -35,7 +41,7 @@ import Testing
         // 7 bands of 270 rows: uneven band heights, boundaries at rows that are not multiples of 8.
         for threads in [2, 3, 7] {
             let banded = try render(style, camera, threads: threads, frames: 2)
-            #expect(banded == single, "\(style), pitch \(camera.pitch), \(threads) threads")
+            #expect(differingPixels(banded, single) == 0, "\(style), pitch \(camera.pitch), \(threads) threads")
         }
     }
 
@@ -47,10 +53,10 @@ import Testing
         r.threads = 3
         var frame = PixelBuffer(width: 480, height: 270)
         r.render(camera: camera, into: &frame)
-        #expect(frame == (try render("city", camera, threads: 1)))
+        #expect(differingPixels(frame, try render("city", camera, threads: 1)) == 0)
         r.featureStates = states
         r.render(camera: camera, into: &frame)
-        #expect(frame == (try render("city", camera, threads: 1, states: states)))
-        #expect(frame != (try render("city", camera, threads: 1)))
+        #expect(differingPixels(frame, try render("city", camera, threads: 1, states: states)) == 0)
+        #expect(differingPixels(frame, try render("city", camera, threads: 1)) > 0, "the selection shows")
     }
 }
