@@ -14,6 +14,8 @@ final class LiveMap {
     var loaded: LoadedStyle
     var renderer: MapRenderer?
     var featureStates = FeatureStateStore()
+    /// Threads rasterizing the map (``MapRenderer/threads``).
+    var threads = 1
     private var lineLayers: Set<String> = []
 
     init(style spec: String) throws {
@@ -41,6 +43,7 @@ final class LiveMap {
             renderer = try? MapRenderer(style: loaded, width: width, height: height)
             renderer?.showsOrnaments = false
             renderer?.attribution = ""
+            renderer?.threads = threads
         }
         renderer?.featureStates = featureStates
     }
@@ -71,9 +74,11 @@ extension MapRendererHooks {
     /// The real map: `MapRenderer` drawing a built-in style (`world`, `city:night`) or a style
     /// file, with feature queries and feature state. S cycles the built-in styles and drops
     /// every feature state (the sources change).
+    /// `threads` rasterize the style layers in row bands (same pixels for any count).
     /// - Throws: `InputError` when the style cannot be loaded.
-    public static func mapRenderer(style: String) throws -> MapRendererHooks {
+    public static func mapRenderer(style: String, threads: Int = 1) throws -> MapRendererHooks {
         let map = try LiveMap(style: style)
+        map.threads = threads
         return MapRendererHooks(
             draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },
             cycleLightPreset: {

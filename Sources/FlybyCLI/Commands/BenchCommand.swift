@@ -8,7 +8,7 @@ import Foundation
 enum BenchCommand {
     static let help = """
     usage: flyby bench sim [--only NAME,…]
-           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers]
+           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--threads N]
 
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
     'swift build -c release' first: debug builds are many times slower.
@@ -21,11 +21,13 @@ enum BenchCommand {
       render.median_ms            median wall time to render one frame (style and data loaded first;
                                   3 warm-up frames, then N frames, default 60), on this thread
       render.min_ms, render.p90_ms  the fastest and the 90th-percentile frame
-      render.cpu_median_ms        median thread CPU time per frame (immune to other processes)
+      render.cpu_median_ms        median thread CPU time per frame (immune to other processes); with
+                                  --threads N > 1 only the calling thread's share (symbols, sky, ornaments)
       render.load_ms              loading and parsing the style and its data, once
       render.labels               labels and icons placed in the last frame
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
                                   (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
+    --threads N (1…64, default 1) rasterizes the style layers in N row bands at once (same pixels).
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
@@ -38,7 +40,7 @@ enum BenchCommand {
                 out.print("\(name): \(SimBench.measure(name))")
             }
         case "render":
-            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames"],
+            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames", "threads"],
                                 flags: ["layers"])
             guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'bench render'") }
             var frames = 60

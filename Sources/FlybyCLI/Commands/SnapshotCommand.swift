@@ -4,20 +4,22 @@ import FlybyFlight
 import FlybyMedia
 import FlybyRender
 
-/// `flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]`.
+/// `flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON] [--threads N]`.
 enum SnapshotCommand {
     static let help = """
-    usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON]
+    usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON] [--threads N]
 
     Renders one frame of a style to a PNG. --style is a built-in style (world, city, optionally
     with a light preset: world:night) or a style JSON file (default world). --size defaults to
     1280x720. --camera is a Camera object as JSON text, e.g.
       --camera '{"center": [24.94, 60.17], "zoom": 14, "pitch": 60, "bearing": 30}'
-    Fields it leaves out come from the style's default camera. The PNG is written atomically.
+    Fields it leaves out come from the style's default camera. --threads N (1…64, default 1)
+    rasterizes the layers in N row bands at once; the pixels are the same for every N. The PNG is
+    written atomically.
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera"])
+        let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera", "threads"])
         guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'snapshot' (see 'flyby help snapshot')") }
         guard let dest = o.values["out"] else { throw CommandError("'snapshot' needs --out FILE.png (see 'flyby help snapshot')") }
         let scene = try RenderScene(o)
@@ -39,10 +41,13 @@ struct RenderScene {
     var width: Int
     var height: Int
     var camera: CameraState
+    /// Threads rasterizing the layers (``MapRenderer/threads``).
+    var threads = 1
 
     init(_ o: Options) throws {
         // Cheap checks first, so a typo is reported before the data is loaded.
         (width, height) = try RenderScene.parseSize(o.values["size"] ?? "1280x720")
+        threads = try RenderScene.parseThreads(o.values["threads"])
         var options: CameraOptions?
         if let json = o.values["camera"] {
             let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
@@ -63,9 +68,20 @@ struct RenderScene {
     }
 
     func makeRenderer() throws -> MapRenderer {
-        do { return try MapRenderer(style: style, width: width, height: height) } catch {
+        do {
+            var renderer = try MapRenderer(style: style, width: width, height: height)
+            renderer.threads = threads
+            return renderer
+        } catch {
             throw CommandError("cannot load the built-in font: \(error)", exitCode: 2)
         }
+    }
+
+    /// `--threads N` for the map renderer: a whole number 1…64; 1 when not given.
+    static func parseThreads(_ value: String?) throws -> Int {
+        guard let value else { return 1 }
+        guard let n = Int(value), (1...64).contains(n) else { throw CommandError("--threads '\(value)' must be a whole number from 1 to 64") }
+        return n
     }
 
     /// `WxH` with whole sides 1…16384.

@@ -9,7 +9,7 @@ import Foundation
 enum WindowCommand {
     static let help = """
     usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]
-                        [--stats FILE] [--duration SECONDS]
+                        [--stats FILE] [--duration SECONDS] [--threads N]
 
     Opens the interactive map window (SDL2, drawn on the CPU). With no display it exits 3.
 
@@ -24,6 +24,8 @@ enum WindowCommand {
       --stats FILE      write one line per shown frame (interval, whole-frame, map and overlay
                         times) and a summary
       --duration S      close the window after S seconds (benchmarks)
+      --threads N       rasterize the map's layers in N row bands at once (1…64, default 1; the
+                        pixels are the same for any N)
 
     keys and mouse:
     \(InputMapper.helpLines.map { "  " + $0 }.joined(separator: "\n"))
@@ -35,7 +37,7 @@ enum WindowCommand {
     }
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "window", valued: ["style", "size", "camera", "script", "record", "stats", "duration"])
+        let o = try Options(args, command: "window", valued: ["style", "size", "camera", "script", "record", "stats", "duration", "threads"])
         guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'window' (see 'flyby help window')") }
         var options = MapWindowOptions()
         if let s = o.values["size"] { options.size = try parseSize(s) }
@@ -45,6 +47,7 @@ enum WindowCommand {
             guard let v = Double(d), v.isFinite, v > 0 else { throw CommandError("--duration must be a positive number of seconds, found '\(d)'") }
             options.timeLimit = v
         }
+        let threads = try RenderScene.parseThreads(o.values["threads"])
         for (name, path) in [("record", options.recordPath), ("stats", options.statsPath)] {
             if let path { try checkWritable(path, option: name) }
         }
@@ -73,7 +76,7 @@ enum WindowCommand {
         options.title = "Flyby — \(options.style)"
 
         // The map renderer plugs in here (MapRendererHooks).
-        let renderer = try MapRendererHooks.mapRenderer(style: options.style)
+        let renderer = try MapRendererHooks.mapRenderer(style: options.style, threads: threads)
 
         if ProcessInfo.processInfo.environment["DISPLAY"] == nil && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
             && ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {

@@ -74,6 +74,14 @@ public struct MapRenderer {
     public var layerRange: Range<Int>?
     /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:_:)``).
     var mapPlaneLineWidths = true
+    /// Threads that rasterize the style layers, each into its own band of rows (1: this thread
+    /// only). The pixels are the same for every count (see ``drawLayersInBands(_:_:)``); frames
+    /// with custom layers are drawn on one thread.
+    public var threads = 1 {
+        didSet { threads = max(1, min(threads, 64)) }
+    }
+    /// One renderer per row band when ``threads`` > 1, built on first use.
+    var bandRenderers: [MapRenderer] = []
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
@@ -123,18 +131,11 @@ public struct MapRenderer {
         }
         if !cleared { buffer.clear(to: .white) }
         buffer.withView { view in
-            for (k, layer) in style.style.layers.enumerated() {
-                if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
-                guard layer.isVisible(atZoom: zoom) else { continue }
-                if let layerRange, !layerRange.contains(k) { continue }
-                switch layer.type {
-                case .fill: drawFill(k, layer, g, view)
-                case .line: drawLine(k, layer, g, view)
-                case .circle: drawCircles(k, layer, g, view)
-                case .background, .symbol: break
-                }
+            if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
+                drawLayersInBands(g, view)
+            } else {
+                drawLayers(g, view)
             }
-            if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
             if g.pitched { drawSky(g, view) }
             if showsSymbols { placeAndDrawSymbols(g, view) }
             if let puck { drawPuck(puck, g, view) }
@@ -143,6 +144,23 @@ public struct MapRenderer {
     }
 
     // MARK: Layers
+
+    /// Draws the fill, line and circle layers (and the custom layers between them) in style order,
+    /// into the rows of ``painter``.
+    mutating func drawLayers(_ g: FrameGeometry, _ view: PixelBufferView) {
+        for (k, layer) in style.style.layers.enumerated() {
+            if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
+            guard layer.isVisible(atZoom: g.zoom) else { continue }
+            if let layerRange, !layerRange.contains(k) { continue }
+            switch layer.type {
+            case .fill: drawFill(k, layer, g, view)
+            case .line: drawLine(k, layer, g, view)
+            case .circle: drawCircles(k, layer, g, view)
+            case .background, .symbol: break
+            }
+        }
+        if !customLayers.isEmpty { drawCustomLayers(before: style.style.layers.count, g, view) }
+    }
 
     /// The features of layer `index`'s source to draw in world copy `copy`, in order (sort key,
     /// then document order), into ``order``. Filter verdicts and sort keys come from the layer's
@@ -241,6 +259,25 @@ public struct MapRenderer {
         }
     }
 
+    /// True for a band renderer (``drawLayersInBands(_:_:)``), whose painter draws only some rows.
+    var paintsOnlyPartOfTheFrame: Bool { painter.rows.count != height }
+
+    /// True when a feature with unit-Mercator bounds `b` (world copy of `h`), drawn with `reach`
+    /// pixels of stroke or anti-aliasing around it, cannot touch the painter's rows. A ground
+    /// rectangle in front of the camera projects to the quadrilateral of its projected corners,
+    /// so their rows bound it; features reaching behind the near plane are never left out.
+    /// Leaving such a feature out changes no pixel of the band: the filler builds each row only
+    /// from the edges crossing it.
+    func missesBand(_ b: MercatorBox, _ h: Homography, _ g: FrameGeometry, reach: Double) -> Bool {
+        guard h.depth(x: b.minX, y: b.minY) >= g.near, h.depth(x: b.maxX, y: b.minY) >= g.near,
+              h.depth(x: b.minX, y: b.maxY) >= g.near, h.depth(x: b.maxX, y: b.maxY) >= g.near else { return false }
+        let y0 = h.project(b.minX, b.minY).y, y1 = h.project(b.maxX, b.minY).y
+        let y2 = h.project(b.minX, b.maxY).y, y3 = h.project(b.maxX, b.maxY).y
+        let top = min(min(y0, y1), min(y2, y3)), bottom = max(max(y0, y1), max(y2, y3))
+        guard top.isFinite && bottom.isFinite else { return false }
+        return bottom + reach < Double(painter.rows.lowerBound) || top - reach > Double(painter.rows.upperBound)
+    }
+
     mutating func drawFill(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = style.source(for: layer) else { return }
         let level = source.data.level(forZoom: g.zoom)
@@ -273,12 +310,14 @@ public struct MapRenderer {
                     }
                 }
                 if color.alpha == 0 && outline.alpha == 0 { continue }
+                // 2 px: the anti-aliased edge and the 1 px outline.
+                if paintsOnlyPartOfTheFrame && missesBand(source.data.bounds[f], h, g, reach: 2) { continue }
                 path.removeAll()
                 appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: true, asLines: false)
                 if path.isEmpty { continue }
                 painter.fill(path, color: color, rule: .nonZero, into: view)
                 if outlineSet && outline.alpha != 0 {
-                    Hairline.stroke(path, width: 1, color: outline, into: view)
+                    Hairline.stroke(path, width: 1, color: outline, clip: painter.rowRect, into: view)
                 }
             }
         }
@@ -333,6 +372,10 @@ public struct MapRenderer {
                     width *= mapExp2((mapLog2(scale) * 4).rounded() / 4)
                 }
                 if color.alpha == 0 || width <= 0 { continue }
+                // Not with feature-dependent dashes: those are not sorted by paint, so leaving a
+                // feature out could merge the strokes before and after it into one batch.
+                if paintsOnlyPartOfTheFrame && !dashDep
+                    && missesBand(source.data.bounds[f], h, g, reach: width / 2 * max(style0.miterLimit, 1.5) + 2) { continue }
                 lineItems.append(LineItem(key: item.key, width: width, color: color.premultipliedARGB, position: Int32(position),
                                           feature: item.feature, straight: color))
             }

@@ -22,6 +22,8 @@ public struct Painter: Sendable {
     public var width: Int { filler.width }
     public var height: Int { filler.height }
     public var rows: Range<Int> { filler.rows }
+    /// The rectangle of the frame this painter draws: full width × ``rows``.
+    public var rowRect: PixelRect { PixelRect(minX: 0, minY: rows.lowerBound, maxX: width, maxY: rows.upperBound) }
 
     /// Fills `path` (contours closed implicitly) with `color` under `rule`, only inside `clip`.
     public mutating func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, clip: PixelRect? = nil,
@@ -67,7 +69,8 @@ public struct Painter: Sendable {
         outline.removeAll()
         if Dasher.isValidPattern(style.dashes) {
             dashed.removeAll()
-            let v = (Double(box.minX) - reach, Double(box.minY) - reach, Double(box.maxX) + reach, Double(box.maxY) + reach)
+            let d = dashBox(clip)
+            let v = (Double(d.minX) - reach, Double(d.minY) - reach, Double(d.maxX) + reach, Double(d.maxY) + reach)
             dasher.dash(path, pattern: style.dashes, offset: style.dashOffset, visible: v, into: &dashed)
             stroker.stroke(dashed, style: effective, into: &outline)
         } else {
@@ -92,9 +95,19 @@ public struct Painter: Sendable {
             return
         }
         dashed.removeAll()
-        let visible = (Double(box.minX) - 2, Double(box.minY) - 2, Double(box.maxX) + 2, Double(box.maxY) + 2)
+        let d = dashBox(clip)
+        let visible = (Double(d.minX) - 2, Double(d.minY) - 2, Double(d.maxX) + 2, Double(d.maxY) + 2)
         dasher.dash(path, pattern: dashes, offset: 0, visible: visible, into: &dashed)
         Hairline.stroke(dashed, width: width, color: color, clip: box, into: view)
+    }
+
+    /// Where dashes are cut: the frame ∩ `clip`, never this painter's band. Dashes are cut with the
+    /// pattern skipped over invisible stretches, which rounds differently from walking it, so a
+    /// band-dependent box would move dashes by rounding and band pixels would differ from one
+    /// whole-frame painter's.
+    func dashBox(_ clip: PixelRect?) -> PixelRect {
+        let frame = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
+        return clip.map { frame.intersection($0) } ?? frame
     }
 
     /// Fills the disc of `radius` pixels around `center` (a polygon of the circle's area, see

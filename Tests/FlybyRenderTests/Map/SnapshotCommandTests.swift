@@ -36,6 +36,8 @@ import Testing
         (["--camera", #"{"zoom": "high"}"#], "--camera"),
         (["--camera", #"{"center": [10, 50"#], "--camera"),
         (["--size", "12xx"], "--size"),
+        (["--threads", "0"], "--threads"),
+        (["--threads", "many"], "--threads"),
     ])
     func badInputExitsTwoNamingIt(_ extra: [String], _ named: String) throws {
         let dir = try temporaryFolder()
