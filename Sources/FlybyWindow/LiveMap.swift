@@ -13,7 +13,11 @@ final class LiveMap {
     var loader = StyleLoader()
     var loaded: LoadedStyle
     var renderer: MapRenderer?
-    var featureStates = FeatureStateStore()
+    /// Handed to the renderer only after a change: every hand-over invalidates the renderer's
+    /// per-feature memos (``MapRenderer/featureStates``), so doing it each frame would redo them
+    /// each frame.
+    var featureStates = FeatureStateStore() { didSet { featureStatesChanged = true } }
+    private var featureStatesChanged = true
     /// Threads rasterizing the map (``MapRenderer/threads``).
     var threads = 1
     private var lineLayers: Set<String> = []
@@ -44,8 +48,12 @@ final class LiveMap {
             renderer?.showsOrnaments = false
             renderer?.attribution = ""
             renderer?.threads = threads
+            featureStatesChanged = true
         }
-        renderer?.featureStates = featureStates
+        if featureStatesChanged {
+            renderer?.featureStates = featureStates
+            featureStatesChanged = false
+        }
     }
 
     func draw(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
