@@ -127,17 +127,18 @@ extension MapRenderer {
         return box
     }
 
-    /// True when a polygon feature, as drawn through `h`, intersects `q`: an edge crosses or
-    /// touches it, or it contains the rectangle's centre (the rectangle inside the polygon).
+    /// True when a polygon feature, as drawn through `h`, intersects `q`: it contains the
+    /// rectangle's centre, or an edge crosses or touches the rectangle.
     private func fillTouches(_ q: QueryRect, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, copy: Int) -> Bool {
+        // The cheap ground-space containment first: most hits end here.
+        let c = g.transform.worldPoint(for: ScreenPoint(x: (q.minX + q.maxX) / 2, y: (q.minY + q.maxY) / 2))
+        if MapRenderer.polygonContains(level, feature: f, c.x / g.worldSize - Double(copy), c.y / g.worldSize) { return true }
         var touches = false
         forEachDrawnSegment(level, feature: f, h: h, g, rings: RingFlags.polygon) { a, b in
             if q.intersectsSegment(a, b) { touches = true }
             return !touches
         }
-        if touches { return true }
-        let c = g.transform.worldPoint(for: ScreenPoint(x: (q.minX + q.maxX) / 2, y: (q.minY + q.maxY) / 2))
-        return MapRenderer.polygonContains(level, feature: f, c.x / g.worldSize - Double(copy), c.y / g.worldSize)
+        return touches
     }
 
     /// True when a line string or polygon outline of the feature, as drawn through `h`, comes
@@ -183,11 +184,12 @@ extension MapRenderer {
                 let wa = h.depth(x: ax, y: ay), wb = h.depth(x: bx, y: by)
                 // Parameter interval of a→b inside the depth range.
                 var t0 = 0.0, t1 = 1.0
-                for (limit, sign) in [(g.near, 1.0), (g.far, -1.0)] {
-                    let da = sign * (wa - limit), db = sign * (wb - limit)
-                    if da < 0 && db < 0 { t0 = 1; t1 = 0; break }
-                    if da < 0 { t0 = max(t0, da / (da - db)) } else if db < 0 { t1 = min(t1, da / (da - db)) }
+                // Keeps the part where `da + t (db − da) ≥ 0`.
+                func keep(_ da: Double, _ db: Double) {
+                    if da < 0 && db < 0 { t0 = 1; t1 = 0 } else if da < 0 { t0 = max(t0, da / (da - db)) } else if db < 0 { t1 = min(t1, da / (da - db)) }
                 }
+                keep(wa - g.near, wb - g.near)
+                keep(g.far - wa, g.far - wb)
                 guard t0 <= t1 else { continue }
                 if t0 > 0 || t1 < 1 {
                     let dx = bx - ax, dy = by - ay
@@ -232,26 +234,21 @@ struct QueryRect {
     func intersectsSegment(_ a: ScreenPoint, _ b: ScreenPoint) -> Bool {
         let dx = b.x - a.x, dy = b.y - a.y
         var t0 = 0.0, t1 = 1.0
-        for (p, d) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
-            if p == 0 {
-                if d < 0 { return false }
-            } else {
-                let t = d / p
-                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-                if t0 > t1 { return false }
-            }
+        // Keeps the part where `p·t ≤ d`; false when nothing is left.
+        func keep(_ p: Double, _ d: Double) -> Bool {
+            if p == 0 { return d >= 0 }
+            if p < 0 { t0 = max(t0, d / p) } else { t1 = min(t1, d / p) }
+            return t0 <= t1
         }
-        return true
+        return keep(-dx, a.x - minX) && keep(dx, maxX - a.x) && keep(-dy, a.y - minY) && keep(dy, maxY - a.y)
     }
 
     /// Squared distance from the segment a–b to the rectangle: 0 when they meet; otherwise the
     /// nearest pair has an endpoint of the segment or a corner of the rectangle in it.
     func distanceSquared(_ a: ScreenPoint, _ b: ScreenPoint) -> Double {
         if intersectsSegment(a, b) { return 0 }
-        var best = min(distanceSquared(a), distanceSquared(b))
-        for (x, y) in [(minX, minY), (maxX, minY), (minX, maxY), (maxX, maxY)] {
-            best = min(best, pointSegmentDistanceSquared(x, y, a.x, a.y, b.x, b.y))
-        }
-        return best
+        let corners = min(min(pointSegmentDistanceSquared(minX, minY, a.x, a.y, b.x, b.y), pointSegmentDistanceSquared(maxX, minY, a.x, a.y, b.x, b.y)),
+                          min(pointSegmentDistanceSquared(minX, maxY, a.x, a.y, b.x, b.y), pointSegmentDistanceSquared(maxX, maxY, a.x, a.y, b.x, b.y)))
+        return min(corners, distanceSquared(a), distanceSquared(b))
     }
 }
