@@ -60,8 +60,9 @@ extension MapRenderer {
             found.removeAll(keepingCapacity: true)
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
+                let copyBox = box.shifted(byWorlds: -Double(copy))
                 hits.removeAll(keepingCapacity: true)
-                source.data.query(box.shifted(byWorlds: -Double(copy)), zoom: z, into: &hits)
+                source.data.query(copyBox, zoom: z, into: &hits)
                 for f32 in hits where !found.contains(Int(f32)) {
                     let f = Int(f32)
                     let ctx = source.context(feature: f, states: featureStates)
@@ -69,11 +70,11 @@ extension MapRenderer {
                     let hit: Bool
                     switch layer.type {
                     case .fill:
-                        hit = fillTouches(q, level, feature: f, h: h, g, copy: copy)
+                        hit = fillTouches(q, level, feature: f, h: h, g, copy: copy, near: copyBox)
                     case .line:
                         var halfWidth = layer.number(.lineWidth, zoom: z, feature: ctx) / 2
                         if g.pitched && mapPlaneLineWidths { halfWidth *= MapRenderer.lineWidthScale(source.data.bounds[f], h, g) }
-                        hit = linesReach(q, halfWidth + tolerance, level, feature: f, h: h, g)
+                        hit = linesReach(q, halfWidth + tolerance, level, feature: f, h: h, g, near: copyBox)
                     default:
                         let radius = layer.number(.circleRadius, zoom: z, feature: ctx) + layer.number(.circleStrokeWidth, zoom: z, feature: ctx)
                         hit = pointsReach(q, radius + tolerance, level, feature: f, h: h, g)
@@ -129,12 +130,13 @@ extension MapRenderer {
 
     /// True when a polygon feature, as drawn through `h`, intersects `q`: it contains the
     /// rectangle's centre, or an edge crosses or touches the rectangle.
-    private func fillTouches(_ q: QueryRect, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, copy: Int) -> Bool {
+    private func fillTouches(_ q: QueryRect, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, copy: Int,
+                             near box: MercatorBox) -> Bool {
         // The cheap ground-space containment first: most hits end here.
         let c = g.transform.worldPoint(for: ScreenPoint(x: (q.minX + q.maxX) / 2, y: (q.minY + q.maxY) / 2))
         if MapRenderer.polygonContains(level, feature: f, c.x / g.worldSize - Double(copy), c.y / g.worldSize) { return true }
         var touches = false
-        forEachDrawnSegment(level, feature: f, h: h, g, rings: RingFlags.polygon) { a, b in
+        forEachDrawnSegment(level, feature: f, h: h, g, rings: RingFlags.polygon, near: box) { a, b in
             if q.intersectsSegment(a, b) { touches = true }
             return !touches
         }
@@ -143,9 +145,10 @@ extension MapRenderer {
 
     /// True when a line string or polygon outline of the feature, as drawn through `h`, comes
     /// within `reach` pixels of `q`.
-    private func linesReach(_ q: QueryRect, _ reach: Double, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry) -> Bool {
+    private func linesReach(_ q: QueryRect, _ reach: Double, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry,
+                            near box: MercatorBox) -> Bool {
         var near = false
-        forEachDrawnSegment(level, feature: f, h: h, g, rings: nil) { a, b in
+        forEachDrawnSegment(level, feature: f, h: h, g, rings: nil, near: box) { a, b in
             if q.distanceSquared(a, b) <= reach * reach { near = true }
             return !near
         }
@@ -168,9 +171,10 @@ extension MapRenderer {
     /// Calls `body` with each segment (screen pixels) of the feature's line strings and polygon
     /// rings (only polygon rings when `rings` is `RingFlags.polygon`), cut to the depth range
     /// `near ≤ W ≤ far` that is drawn (W is affine on the ground, so the cut is linear there) and
-    /// projected by `h`; `body` returns false to stop.
+    /// projected by `h`; `body` returns false to stop. Segments wholly on one side outside `box`
+    /// (unit Mercator of this copy: the ground the query can reach) are skipped unprojected.
     private func forEachDrawnSegment(_ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, rings: UInt8?,
-                                     _ body: (ScreenPoint, ScreenPoint) -> Bool) {
+                                     near box: MercatorBox, _ body: (ScreenPoint, ScreenPoint) -> Bool) {
         for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
             let flags = level.ringFlags[r]
             if let rings, flags & rings == 0 { continue }
@@ -181,6 +185,7 @@ extension MapRenderer {
             for i in (closed ? range.lowerBound : range.lowerBound + 1)..<range.upperBound {
                 defer { j = i }
                 var ax = level.xy[2 * j], ay = level.xy[2 * j + 1], bx = level.xy[2 * i], by = level.xy[2 * i + 1]
+                if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY { continue }
                 let wa = h.depth(x: ax, y: ay), wb = h.depth(x: bx, y: by)
                 // Parameter interval of a→b inside the depth range.
                 var t0 = 0.0, t1 = 1.0
