@@ -14,8 +14,15 @@ public final class MapboxMap {
     public let map: FlybyMap
     var runtime: RuntimeStyle
     /// Feature state read by `feature-state` expressions.
-    public private(set) var featureStates = FeatureStateStore()
-    private var images: [(id: String, image: PixelBuffer)] = []
+    public private(set) var featureStates = FeatureStateStore() {
+        didSet { placementIsStale = true }
+    }
+    private var images: [(id: String, image: PixelBuffer)] = [] {
+        didSet { placementIsStale = true }
+    }
+    /// True when feature states or images changed after the last frame placed the symbols
+    /// (labels may read both); camera and style changes are checked apart.
+    private var placementIsStale = true
     private var renderer: MapRenderer?
     private var rendererGeneration = -1
     /// Sent after ``loadStyle(_:)`` replaced the style (runtime layers and sources are gone;
@@ -228,18 +235,19 @@ public final class MapboxMap {
 
     // MARK: Queries
 
-    /// The rendered features at a point, topmost first (fill, line and circle layers; symbol
-    /// layers are not queried, see ``MapRenderer/queryFeatures(at:camera:tolerance:)``).
+    /// The rendered features at a point, topmost first: symbols whose placed icon or label box
+    /// contains it, fills containing it, lines and circles within 3 points of it (see
+    /// ``MapRenderer/queryFeatures(in:camera:tolerance:)``).
     public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
-        (try? query(point, tolerance: 3, options: options)) ?? []
+        (try? query(ScreenRect(x: point.x, y: point.y, width: 0, height: 0), tolerance: 3, options: options)) ?? []
     }
 
-    /// The rendered features that touch a rectangle: lines and circles within reach of its centre
-    /// by half its diagonal, fills containing its centre. (An approximation of Mapbox's exact box
-    /// query; for a small tap box it picks the same features.) Sorted topmost first.
+    /// The rendered features whose drawn geometry intersects a rectangle, topmost first: symbol
+    /// boxes, fill polygons, lines within half their width and circles within their radius of
+    /// it, in the screen space of the current camera (see
+    /// ``MapRenderer/queryFeatures(in:camera:tolerance:)``).
     public func queryRenderedFeatures(with rect: ScreenRect, options: RenderedQueryOptions? = nil) -> [QueriedRenderedFeature] {
-        let half = ((rect.width * rect.width + rect.height * rect.height).squareRoot()) / 2
-        return (try? query(ScreenPoint(x: rect.midX, y: rect.midY), tolerance: half, options: options)) ?? []
+        (try? query(rect, tolerance: 0, options: options)) ?? []
     }
 
     /// Mapbox's asynchronous form; the completion runs before this returns, with an error when the
@@ -247,14 +255,17 @@ public final class MapboxMap {
     @discardableResult
     public func queryRenderedFeatures(with point: ScreenPoint, options: RenderedQueryOptions? = nil,
                                       completion: (Result<[QueriedRenderedFeature], InputError>) -> Void) -> Cancelable {
-        completion(Result { () throws(InputError) in try query(point, tolerance: 3, options: options) })
+        completion(Result { () throws(InputError) in
+            try query(ScreenRect(x: point.x, y: point.y, width: 0, height: 0), tolerance: 3, options: options)
+        })
         return BlockCancelable {}
     }
 
-    private func query(_ point: ScreenPoint, tolerance: Double, options: RenderedQueryOptions?) throws(InputError) -> [QueriedRenderedFeature] {
+    private func query(_ rect: ScreenRect, tolerance: Double, options: RenderedQueryOptions?) throws(InputError) -> [QueriedRenderedFeature] {
         let filter = try options?.compiledFilter?.get()
+        if queriesSymbols(options) { placeSymbolsForCurrentCamera() }
         guard let r = currentRenderer() else { return [] }
-        var found = r.queryFeatures(at: point, camera: map.cameraState, tolerance: tolerance)
+        var found = r.queryFeatures(in: rect, camera: map.cameraState, tolerance: tolerance)
         if let ids = options?.layerIds { found.removeAll { !ids.contains($0.layerID) } }
         if let filter {
             found.removeAll { f in
@@ -264,6 +275,20 @@ public final class MapboxMap {
             }
         }
         return found
+    }
+
+    /// True when the query can return symbol features (a symbol layer is in the style and, when
+    /// the options name layers, among them).
+    private func queriesSymbols(_ options: RenderedQueryOptions?) -> Bool {
+        loadedStyle.style.layers.contains { $0.type == .symbol && (options?.layerIds?.contains($0.id) ?? true) }
+    }
+
+    /// Makes the renderer's placed symbol boxes those of the current camera and feature states,
+    /// rendering a frame to place them unless the last frame already did.
+    func placeSymbolsForCurrentCamera() {
+        if let r = currentRenderer(), r.symbolPlacementCamera == map.cameraState, !placementIsStale { return }
+        var scratch = PixelBuffer(width: max(1, Int(size.width.rounded())), height: max(1, Int(size.height.rounded())))
+        render(puck: nil, ornaments: OrnamentOptions(), into: &scratch)
     }
 
     /// The icon and label boxes placed in the last snapshot (screen points, padding included),
@@ -303,6 +328,7 @@ public final class MapboxMap {
         r.showsCompass = ornaments.compass.visibility != .hidden
         r.render(camera: map.cameraState, puck: puck, into: &frame)
         renderer = r
+        placementIsStale = false
     }
 }
 

@@ -21,6 +21,7 @@ final class LiveMap {
     /// Threads rasterizing the map (``MapRenderer/threads``).
     var threads = 1
     private var lineLayers: Set<String> = []
+    private var symbolLayers: Set<String> = []
 
     init(style spec: String) throws {
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
@@ -39,6 +40,7 @@ final class LiveMap {
 
     private func indexLayers() {
         lineLayers = Set(loaded.style.layers.filter { $0.type == .line }.map(\.id))
+        symbolLayers = Set(loaded.style.layers.filter { $0.type == .symbol }.map(\.id))
     }
 
     /// A renderer of the buffer's size with the current feature states.
@@ -61,10 +63,11 @@ final class LiveMap {
         renderer?.render(camera: camera, puck: puck, into: &buffer)
     }
 
-    /// The features drawn at `point` in a frame of the last drawn size.
+    /// The features drawn at `point` in a frame of the last drawn size, labels and icons left
+    /// out: a click or hover on a country's name means the country under it.
     func query(at point: ScreenPoint, camera: CameraState) -> [QueriedFeature] {
         guard let r = renderer else { return [] }
-        return r.queryFeatures(at: point, camera: camera)
+        return r.queryFeatures(at: point, camera: camera).filter { !symbolLayers.contains($0.layerID) }
     }
 
     func apply(_ change: FeatureStateChange) {

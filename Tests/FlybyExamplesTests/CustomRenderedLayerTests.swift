@@ -30,8 +30,10 @@ import Testing
                     uncoveredTotal += 1
                     if changed { shown += 1 }
                 } else if hits.first?.layerID == "buildings",
-                          map.queryRenderedFeatures(with: ScreenRect(center: p, size: ScreenSize(width: 8, height: 8)),
-                                                    options: RenderedQueryOptions(layerIds: ["buildings"], filter: nil)).count == 1,
+                          // The box query is exact, so a building that only meets the box edge is
+                          // in `hits`: ask whether one building covers the point and the box's
+                          // corners (away from its anti-aliased edge).
+                          coveredByOneBuilding(p, map),
                           hits.count == 1 || hits.allSatisfy({ $0.layerID == "buildings" || $0.layerID == "landuse" || $0.layerID == "water" }) {
                     buildingTotal += 1
                     if !changed { hidden += 1 }
@@ -42,6 +44,16 @@ import Testing
         #expect(buildingTotal > 20)
         #expect(shown == uncoveredTotal)
         #expect(Double(hidden) >= 0.95 * Double(buildingTotal))
+    }
+
+    /// True when the same single building is drawn at `p` and at the corners of the 8 × 8 box around it.
+    func coveredByOneBuilding(_ p: ScreenPoint, _ map: MapboxMap) -> Bool {
+        let buildings = RenderedQueryOptions(layerIds: ["buildings"], filter: nil)
+        let atCentre = map.queryRenderedFeatures(with: p, options: buildings)
+        guard atCentre.count == 1 else { return false }
+        return [(-4.0, -4.0), (4, -4), (-4, 4), (4, 4)].allSatisfy { dx, dy in
+            map.queryRenderedFeatures(with: ScreenPoint(x: p.x + dx, y: p.y + dy), options: buildings).map(\.featureIndex) == [atCentre[0].featureIndex]
+        }
     }
 
     func inside(_ p: ScreenPoint, _ t: [ScreenPoint]) -> Bool {

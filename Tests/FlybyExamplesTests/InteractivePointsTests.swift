@@ -5,18 +5,21 @@ import Testing
 @Suite struct InteractivePointsTests {
     @Test func aTapSelectsTheFeatureNearestTheTapNotJustAnyInTheBox() throws {
         let mapView = try InteractivePointsExample.makeMapView()
-        // New York and Newark are a few points apart at this zoom: both fall in a 44 × 44 box
-        // around a tap between them, so the answer depends on which is nearer.
+        // New York and Bridgeport are about 33 points apart at this zoom: both fall in a 44 × 44
+        // box around a tap between them (the query is exact: a circle counts when its disk meets
+        // the box), so the answer depends on which is nearer.
         let newYork = try #require(mapView.mapboxMap.point(for: LocationCoordinate2D(latitude: 40.751925, longitude: -73.981963)))
-        let hits = mapView.mapboxMap.queryRenderedFeatures(with: ScreenRect(center: newYork, size: InteractivePointsExample.tapBox),
+        let bridgeport = try #require(mapView.mapboxMap.point(for: LocationCoordinate2D(latitude: 41.181925, longitude: -73.201907)))
+        let between = ScreenPoint(x: (newYork.x + bridgeport.x) / 2, y: (newYork.y + bridgeport.y) / 2)
+        let hits = mapView.mapboxMap.queryRenderedFeatures(with: ScreenRect(center: between, size: InteractivePointsExample.tapBox),
                                                            options: RenderedQueryOptions(layerIds: [InteractivePointsExample.circleLayerId], filter: nil))
-        #expect(hits.count >= 2, "the box around New York holds other places too")
+        #expect(hits.count >= 2, "the box between New York and Bridgeport holds both")
 
         for hit in hits {
             let feature = mapView.mapboxMap.loadedStyle.sources.first { $0.id == InteractivePointsExample.sourceId }!.data.features[hit.featureIndex]
             guard case .point(let c) = feature.geometry, let p = mapView.mapboxMap.point(for: c) else { continue }
             // A tap 3 pt from this place, on the side away from the box centre, must pick it.
-            let dx = p.x - newYork.x, dy = p.y - newYork.y
+            let dx = p.x - between.x, dy = p.y - between.y
             let norm = max((dx * dx + dy * dy).squareRoot(), 1)
             let tap = ScreenPoint(x: p.x + 3 * dx / norm, y: p.y + 3 * dy / norm)
             let nearest = InteractivePointsExample.nearestFeature(in: mapView, at: tap)

@@ -63,6 +63,24 @@ import Testing
         #expect(v.mapboxMap.getFeatureState(sourceId: "squares", featureId: "1").isEmpty)
     }
 
+    @Test func queryFindsLabelsPlacedForTheCurrentCameraOnTopWithoutASnapshot() throws {
+        let v = try makeView()
+        var labels = SymbolLayer(id: "squares-labels", source: "squares")
+        labels.textField = .expression(Exp(.get) { "kind" })
+        try v.mapboxMap.addLayer(labels)
+        let only = RenderedQueryOptions(layerIds: ["squares-labels"], filter: nil)
+        let p = try #require(v.mapboxMap.point(for: Self.center))
+        #expect(v.mapboxMap.queryRenderedFeatures(with: p, options: only).map(\.featureID) == [.number(2)])
+        #expect(v.mapboxMap.queryRenderedFeatures(with: p).prefix(2).map(\.layerID) == ["squares-labels", "squares-fill"])
+        // Inside the square but below its label.
+        #expect(v.mapboxMap.queryRenderedFeatures(with: ScreenPoint(x: p.x, y: p.y + 18), options: only).isEmpty)
+        // After a camera move the query places the labels for the new camera.
+        v.mapboxMap.setCamera(to: CameraOptions(center: LocationCoordinate2D(latitude: 10, longitude: 22.5), zoom: 5))
+        let moved = try #require(v.mapboxMap.point(for: Self.center))
+        #expect(v.mapboxMap.queryRenderedFeatures(with: moved, options: only).map(\.featureID) == [.number(2)])
+        #expect(v.mapboxMap.queryRenderedFeatures(with: p, options: only).map(\.featureID) == [.number(3)])
+    }
+
     @Test func queryFindsTheFeatureUnderThePointAndHonoursLayerIdsAndFilter() throws {
         let v = try makeView()
         let p = try #require(v.mapboxMap.point(for: Self.center))

@@ -101,10 +101,10 @@ public final class InteractionsManager {
         let handlers = interactions.reversed().filter { $0.gesture == gesture }.map(\.handler)
         var sets: [FeaturesetDescriptor] = []
         for h in handlers { if let f = h.featureset, !sets.contains(f) { sets.append(f) } }
-        // One placed frame serves every featureset's label hits (placing labels renders a frame).
-        let boxes = sets.contains { mapView.hasSymbolLayers($0) } ? mapView.mapboxMap.placedLabelBoxes() : []
+        // One placed frame serves every featureset's symbol hits (the query places labels only
+        // when the camera, states or images changed since the last frame).
         var hits: [FeaturesetFeature] = []
-        for set in sets { hits += mapView.queryRenderedFeatures(at: context.point, featureset: set, labelBoxes: boxes) }
+        for set in sets { hits += mapView.queryRenderedFeatures(at: context.point, featureset: set) }
         let style = mapView.mapboxMap.loadedStyle.style
         func rank(_ f: FeaturesetFeature) -> Int {
             let k = style.layers.firstIndex { $0.id == f.layerId } ?? 0
@@ -132,48 +132,15 @@ extension MapView {
     @discardableResult
     public func addInteraction<G>(_ interaction: Interaction<G>) -> Cancelable { interactions.add(interaction) }
 
-    /// The features of a featureset under a screen point, topmost first: labels of its symbol
-    /// layers (hit by their placed label boxes, so only labels that were drawn count), then its
-    /// circles, lines and fills as ``MapboxMap/queryRenderedFeatures(with:options:)`` finds them.
+    /// The features of a featureset under a screen point, topmost first: labels and icons of its
+    /// symbol layers (hit by the boxes placed for the current camera, so only symbols that are
+    /// drawn count), then its circles, lines and fills, as
+    /// ``MapboxMap/queryRenderedFeatures(with:options:)`` finds them.
     public func queryRenderedFeatures(at point: ScreenPoint, featureset: FeaturesetDescriptor) -> [FeaturesetFeature] {
-        queryRenderedFeatures(at: point, featureset: featureset, labelBoxes: hasSymbolLayers(featureset) ? mapboxMap.placedLabelBoxes() : [])
-    }
-
-    /// True when some layer of the featureset is a symbol layer (hit through placed label boxes).
-    func hasSymbolLayers(_ featureset: FeaturesetDescriptor) -> Bool {
-        featureset.layerIds.contains { mapboxMap.loadedStyle.style.layer(id: $0)?.type == .symbol }
-    }
-
-    /// ``queryRenderedFeatures(at:featureset:)`` with the label boxes of the current frame given.
-    func queryRenderedFeatures(at point: ScreenPoint, featureset: FeaturesetDescriptor, labelBoxes: [SymbolBox]) -> [FeaturesetFeature] {
         let style = mapboxMap.loadedStyle
-        var out: [FeaturesetFeature] = []
-        let symbolLayers = featureset.layerIds.compactMap { style.style.layer(id: $0) }.filter { $0.type == .symbol }
-        if !symbolLayers.isEmpty {
-            for box in labelBoxes where box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY {
-                guard let layer = symbolLayers.first(where: { $0.id == box.layerID }), let source = style.source(for: layer) else { continue }
-                let zoom = mapboxMap.cameraState.zoom
-                // The box knows its text, not its feature: the feature is the one whose label is that text.
-                guard let k = source.data.features.indices.first(where: { f in
-                    let ctx = source.context(feature: f, states: mapboxMap.featureStates)
-                    let text = layer.string(.textField, zoom: zoom, feature: ctx)
-                    switch layer.string(.textTransform, zoom: zoom, feature: ctx) {
-                    case "uppercase": return text.uppercased() == box.text
-                    case "lowercase": return text.lowercased() == box.text
-                    default: return text == box.text
-                    }
-                }) else { continue }
-                out.append(feature(featureset, layer.id, source, k))
-            }
+        return mapboxMap.queryRenderedFeatures(with: point, options: RenderedQueryOptions(layerIds: featureset.layerIds, filter: nil)).compactMap { hit in
+            style.sources.first { $0.id == hit.sourceID }.map { feature(featureset, hit.layerID, $0, hit.featureIndex) }
         }
-        let others = featureset.layerIds.filter { id in !symbolLayers.contains { $0.id == id } }
-        if !others.isEmpty {
-            for hit in mapboxMap.queryRenderedFeatures(with: point, options: RenderedQueryOptions(layerIds: others, filter: nil)) {
-                guard let source = style.sources.first(where: { $0.id == hit.sourceID }) else { continue }
-                out.append(feature(featureset, hit.layerID, source, hit.featureIndex))
-            }
-        }
-        return out
     }
 
     private func feature(_ set: FeaturesetDescriptor, _ layerId: String, _ source: LoadedSource, _ k: Int) -> FeaturesetFeature {

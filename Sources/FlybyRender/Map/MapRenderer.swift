@@ -137,7 +137,7 @@ public struct MapRenderer {
                 drawLayers(g, view)
             }
             if g.pitched { drawSky(g, view) }
-            if showsSymbols { placeAndDrawSymbols(g, view) }
+            if showsSymbols { placeAndDrawSymbols(g, view) } else { placer.reset() }
             if let puck { drawPuck(puck, g, view) }
             drawOrnaments(camera, g, view)
         }
@@ -323,6 +323,16 @@ public struct MapRenderer {
         }
     }
 
+    /// The width factor of a line feature in a pitched frame: lines lie in the map plane
+    /// (Mapbox's line pitch alignment) and get thinner with distance. One scale per feature,
+    /// from its bounding-box centre's depth, quantised to quarter octaves so features still
+    /// batch together; 1/8…2.
+    static func lineWidthScale(_ b: MercatorBox, _ h: Homography, _ g: FrameGeometry) -> Double {
+        let depth = h.depth(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
+        let scale = min(2, max(0.125, g.transform.cameraDistance / max(depth, g.near)))
+        return mapExp2((mapLog2(scale) * 4).rounded() / 4)
+    }
+
     mutating func drawLine(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = style.source(for: layer) else { return }
         let level = source.data.level(forZoom: g.zoom)
@@ -363,13 +373,7 @@ public struct MapRenderer {
                     }
                 }
                 if g.pitched && mapPlaneLineWidths {
-                    // Lines lie in the map plane (Mapbox's line pitch alignment): they get thinner
-                    // with distance. One scale per feature, from its bounding-box centre's depth,
-                    // quantised to quarter octaves so features still batch together.
-                    let b = source.data.bounds[f]
-                    let depth = h.depth(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
-                    let scale = min(2, max(0.125, g.transform.cameraDistance / max(depth, g.near)))
-                    width *= mapExp2((mapLog2(scale) * 4).rounded() / 4)
+                    width *= MapRenderer.lineWidthScale(source.data.bounds[f], h, g)
                 }
                 if color.alpha == 0 || width <= 0 { continue }
                 // Not with feature-dependent dashes: those are not sorted by paint, so leaving a

@@ -8,6 +8,8 @@ public struct SymbolBox: Hashable, Sendable {
     public var layerID: String
     /// The label text ("" for an icon).
     public var text: String
+    /// The index of the feature it labels in its layer's source (−1 when unknown).
+    public var featureIndex: Int = -1
 
     /// True when the boxes overlap in an area (touching edges do not count).
     public func overlaps(_ o: SymbolBox) -> Bool {
@@ -28,8 +30,11 @@ struct SymbolPlacer {
     var placed: [SymbolBox] = []
     /// Boxes that block later symbols (a subset of ``placed`` without ignore-placement ones).
     var blocking: [SymbolBox] = []
+    /// The camera whose frame placed ``placed`` (nil after a reset), for queries.
+    var camera: CameraState?
 
     mutating func reset() {
+        camera = nil
         placed.removeAll(keepingCapacity: true)
         blocking.removeAll(keepingCapacity: true)
     }
@@ -133,6 +138,7 @@ extension MapRenderer {
     /// Places and draws the labels and icons of every symbol layer (see ``SymbolPlacer``).
     mutating func placeAndDrawSymbols(_ g: FrameGeometry, _ view: PixelBufferView) {
         placer.reset()
+        placer.camera = g.transform.state
         let z = g.zoom
         let layers = style.style.layers
         for li in stride(from: layers.count - 1, through: 0, by: -1) {
@@ -209,6 +215,7 @@ extension MapRenderer {
         var textBox: SymbolBox?
         if block != nil {
             textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: textPadding, layer.id, label)
+            textBox?.featureIndex = f
         }
         var iconBox: SymbolBox?
         var iconScale = 1.0, iconRotate = 0.0, iconCenter = anchor
@@ -227,7 +234,8 @@ extension MapRenderer {
             }()
             let pad = layer.number(.iconPadding, zoom: z, feature: ctx)
             iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
-                                maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "")
+                                maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
+                                featureIndex: f)
         }
         // Collision.
         let textAllow = layer.bool(.textAllowOverlap, zoom: z, feature: ctx)

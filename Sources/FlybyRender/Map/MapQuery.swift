@@ -1,0 +1,259 @@
+import FlybyCore
+import FlybyData
+
+/// A feature found by ``MapRenderer/queryFeatures(at:camera:tolerance:)`` or
+/// ``MapRenderer/queryFeatures(in:camera:tolerance:)``.
+public struct QueriedFeature: Sendable {
+    /// The style layer that draws it.
+    public var layerID: String
+    /// The style source it comes from.
+    public var sourceID: String
+    /// Its index in the source's features.
+    public var featureIndex: Int
+    /// Its id for feature-state (promoteId, GeoJSON id, or generated), nil when it has none.
+    public var featureID: PropertyValue?
+    /// Its GeoJSON properties.
+    public var properties: PropertyMap
+}
+
+extension MapRenderer {
+    /// The features drawn at a screen point, topmost first: ``queryFeatures(in:camera:tolerance:)``
+    /// with a rectangle of zero size.
+    /// - Parameters:
+    ///   - point: screen point (pixels, origin top-left, y down).
+    ///   - camera: the camera the frame was drawn with.
+    ///   - tolerance: extra reach in pixels for lines and circles.
+    public func queryFeatures(at point: ScreenPoint, camera: CameraState, tolerance: Double = 3) -> [QueriedFeature] {
+        queryFeatures(in: ScreenRect(x: point.x, y: point.y, width: 0, height: 0), camera: camera, tolerance: tolerance)
+    }
+
+    /// The features whose drawn geometry touches a screen rectangle, topmost first: symbols whose
+    /// placed icon or text box intersects it (only when `camera` is the camera of the last
+    /// rendered frame, whose placement they come from; symbols are drawn above every other
+    /// layer), then fills whose polygon intersects it, lines that come within half their width
+    /// plus `tolerance`, circles within their radius plus stroke width plus `tolerance`. Within
+    /// a layer, the last drawn comes first. Filters, zoom ranges and visibility apply as when
+    /// drawing. The test is made in screen space after the camera's projection (pitched too):
+    /// each segment is clipped to the drawn depth range and projected.
+    /// - Parameters:
+    ///   - rect: screen rectangle (pixels, origin top-left, y down); edges included.
+    ///   - camera: the camera the frame was drawn with.
+    ///   - tolerance: extra reach in pixels for lines and circles.
+    public func queryFeatures(in rect: ScreenRect, camera: CameraState, tolerance: Double = 0) -> [QueriedFeature] {
+        guard rect.x.isFinite, rect.y.isFinite, rect.width.isFinite, rect.height.isFinite, rect.width >= 0, rect.height >= 0,
+              tolerance.isFinite else { return [] }
+        let g = FrameGeometry(camera: camera, width: width, height: height)
+        var result = symbolFeatures(in: rect, g)
+        // The ground is only drawn below the horizon.
+        guard rect.maxY > g.horizonY else { return result }
+        let top = max(rect.y, g.horizonY + 1e-3)
+        let q = QueryRect(minX: rect.x, minY: top, maxX: rect.maxX, maxY: max(top, rect.maxY))
+        let z = camera.zoom
+        var hits: [Int32] = []
+        var found: Set<Int> = []
+        for layer in style.style.layers.reversed() where layer.isVisible(atZoom: z) {
+            guard layer.type == .fill || layer.type == .line || layer.type == .circle, let source = style.source(for: layer) else { continue }
+            let level = source.data.level(forZoom: z)
+            // Reach in pixels of lines and circles beyond their geometry, for the index query only.
+            let reach = layer.type == .fill ? 0 : 64 + tolerance
+            let box = groundBox(q, reach: reach, g)
+            found.removeAll(keepingCapacity: true)
+            for copy in g.firstCopy...g.lastCopy {
+                let h = g.unitHomography(copy: copy)
+                let copyBox = box.shifted(byWorlds: -Double(copy))
+                hits.removeAll(keepingCapacity: true)
+                source.data.query(copyBox, zoom: z, into: &hits)
+                for f32 in hits where !found.contains(Int(f32)) {
+                    let f = Int(f32)
+                    let ctx = source.context(feature: f, states: featureStates)
+                    guard layer.accepts(zoom: z, feature: ctx) else { continue }
+                    let hit: Bool
+                    switch layer.type {
+                    case .fill:
+                        hit = fillTouches(q, level, feature: f, h: h, g, copy: copy, near: copyBox)
+                    case .line:
+                        var halfWidth = layer.number(.lineWidth, zoom: z, feature: ctx) / 2
+                        if g.pitched && mapPlaneLineWidths { halfWidth *= MapRenderer.lineWidthScale(source.data.bounds[f], h, g) }
+                        hit = linesReach(q, halfWidth + tolerance, level, feature: f, h: h, g, near: copyBox)
+                    default:
+                        let radius = layer.number(.circleRadius, zoom: z, feature: ctx) + layer.number(.circleStrokeWidth, zoom: z, feature: ctx)
+                        hit = pointsReach(q, radius + tolerance, level, feature: f, h: h, g)
+                    }
+                    if hit { found.insert(f) }
+                }
+            }
+            // Last drawn first, as the point query always answered.
+            for f in found.sorted(by: >) {
+                result.append(QueriedFeature(layerID: layer.id, sourceID: source.id, featureIndex: f,
+                                             featureID: source.featureIDs[f], properties: source.data.features[f].properties))
+            }
+        }
+        return result
+    }
+
+    /// The camera whose frame placed the current ``placedSymbolBoxes`` (nil when none were placed,
+    /// or symbols are off): symbol queries answer only for that camera.
+    public var symbolPlacementCamera: CameraState? { placer.camera }
+
+    /// Symbol features whose placed boxes intersect `rect`, topmost layer first and, within a
+    /// layer, the last placed (drawn on top) first; each feature once per layer.
+    private func symbolFeatures(in rect: ScreenRect, _ g: FrameGeometry) -> [QueriedFeature] {
+        guard let placed = placer.camera, placed == g.transform.state, !placer.placed.isEmpty else { return [] }
+        var result: [QueriedFeature] = []
+        var seen: Set<Int> = []
+        for layer in style.style.layers.reversed() where layer.type == .symbol {
+            guard let source = style.source(for: layer) else { continue }
+            seen.removeAll(keepingCapacity: true)
+            for b in placer.placed.reversed() where b.layerID == layer.id && b.featureIndex >= 0 {
+                guard b.minX <= rect.maxX && rect.x <= b.maxX && b.minY <= rect.maxY && rect.y <= b.maxY,
+                      seen.insert(b.featureIndex).inserted else { continue }
+                result.append(QueriedFeature(layerID: layer.id, sourceID: source.id, featureIndex: b.featureIndex,
+                                             featureID: source.featureIDs[b.featureIndex],
+                                             properties: source.data.features[b.featureIndex].properties))
+            }
+        }
+        return result
+    }
+
+    /// The unit Mercator box (x unwrapped) of the ground seen through `q` grown by `reach` pixels:
+    /// the screen-to-ground map is projective below the horizon, so the grown rectangle's
+    /// corners bound it.
+    private func groundBox(_ q: QueryRect, reach: Double, _ g: FrameGeometry) -> MercatorBox {
+        let top = max(q.minY - reach, g.horizonY + 1e-3)
+        var box = MercatorBox.empty
+        for (x, y) in [(q.minX - reach, top), (q.maxX + reach, top), (q.minX - reach, q.maxY + reach), (q.maxX + reach, q.maxY + reach)] {
+            let w = g.transform.worldPoint(for: ScreenPoint(x: x, y: y))
+            box.include(x: w.x / g.worldSize, y: w.y / g.worldSize)
+        }
+        return box
+    }
+
+    /// True when a polygon feature, as drawn through `h`, intersects `q`: it contains the
+    /// rectangle's centre, or an edge crosses or touches the rectangle.
+    private func fillTouches(_ q: QueryRect, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, copy: Int,
+                             near box: MercatorBox) -> Bool {
+        // The cheap ground-space containment first: most hits end here.
+        let c = g.transform.worldPoint(for: ScreenPoint(x: (q.minX + q.maxX) / 2, y: (q.minY + q.maxY) / 2))
+        if MapRenderer.polygonContains(level, feature: f, c.x / g.worldSize - Double(copy), c.y / g.worldSize) { return true }
+        var touches = false
+        forEachDrawnSegment(level, feature: f, h: h, g, rings: RingFlags.polygon, near: box) { a, b in
+            if q.intersectsSegment(a, b) { touches = true }
+            return !touches
+        }
+        return touches
+    }
+
+    /// True when a line string or polygon outline of the feature, as drawn through `h`, comes
+    /// within `reach` pixels of `q`.
+    private func linesReach(_ q: QueryRect, _ reach: Double, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry,
+                            near box: MercatorBox) -> Bool {
+        var near = false
+        forEachDrawnSegment(level, feature: f, h: h, g, rings: nil, near: box) { a, b in
+            if q.distanceSquared(a, b) <= reach * reach { near = true }
+            return !near
+        }
+        return near
+    }
+
+    /// True when a point of the feature, as drawn through `h`, lies within `reach` pixels of `q`.
+    private func pointsReach(_ q: QueryRect, _ reach: Double, _ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry) -> Bool {
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points != 0 {
+            for k in level.points(ofRing: r) {
+                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
+                let w = h.depth(x: x, y: y)
+                guard w >= g.near && w <= g.far else { continue }
+                if q.distanceSquared(h.project(x, y)) <= reach * reach { return true }
+            }
+        }
+        return false
+    }
+
+    /// Calls `body` with each segment (screen pixels) of the feature's line strings and polygon
+    /// rings (only polygon rings when `rings` is `RingFlags.polygon`), cut to the depth range
+    /// `near ≤ W ≤ far` that is drawn (W is affine on the ground, so the cut is linear there) and
+    /// projected by `h`; `body` returns false to stop. Segments wholly on one side outside `box`
+    /// (unit Mercator of this copy: the ground the query can reach) are skipped unprojected.
+    private func forEachDrawnSegment(_ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry, rings: UInt8?,
+                                     near box: MercatorBox, _ body: (ScreenPoint, ScreenPoint) -> Bool) {
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
+            let flags = level.ringFlags[r]
+            if let rings, flags & rings == 0 { continue }
+            let range = level.points(ofRing: r)
+            guard range.count >= 2 else { continue }
+            let closed = flags & RingFlags.polygon != 0
+            var j = closed ? range.upperBound - 1 : range.lowerBound
+            for i in (closed ? range.lowerBound : range.lowerBound + 1)..<range.upperBound {
+                defer { j = i }
+                var ax = level.xy[2 * j], ay = level.xy[2 * j + 1], bx = level.xy[2 * i], by = level.xy[2 * i + 1]
+                if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY { continue }
+                let wa = h.depth(x: ax, y: ay), wb = h.depth(x: bx, y: by)
+                // Parameter interval of a→b inside the depth range.
+                var t0 = 0.0, t1 = 1.0
+                // Keeps the part where `da + t (db − da) ≥ 0`.
+                func keep(_ da: Double, _ db: Double) {
+                    if da < 0 && db < 0 { t0 = 1; t1 = 0 } else if da < 0 { t0 = max(t0, da / (da - db)) } else if db < 0 { t1 = min(t1, da / (da - db)) }
+                }
+                keep(wa - g.near, wb - g.near)
+                keep(g.far - wa, g.far - wb)
+                guard t0 <= t1 else { continue }
+                if t0 > 0 || t1 < 1 {
+                    let dx = bx - ax, dy = by - ay
+                    (ax, ay, bx, by) = (ax + t0 * dx, ay + t0 * dy, ax + t1 * dx, ay + t1 * dy)
+                }
+                if !body(h.project(ax, ay), h.project(bx, by)) { return }
+            }
+        }
+    }
+
+    /// Even-odd point-in-polygon over all polygon rings of a feature (crossing number; Shimrat,
+    /// "Algorithm 112: Position of point relative to polygon", CACM 5(8), 1962).
+    static func polygonContains(_ level: GeometryLevel, feature f: Int, _ x: Double, _ y: Double) -> Bool {
+        var inside = false
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.polygon != 0 {
+            let range = level.points(ofRing: r)
+            guard range.count >= 3 else { continue }
+            var j = range.upperBound - 1
+            for i in range {
+                let xi = level.xy[2 * i], yi = level.xy[2 * i + 1], xj = level.xy[2 * j], yj = level.xy[2 * j + 1]
+                if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
+                j = i
+            }
+        }
+        return inside
+    }
+}
+
+/// An axis-aligned screen rectangle (pixels, edges included; may have zero size) and the
+/// distance tests of the feature query.
+struct QueryRect {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    /// Squared distance from `p` to the rectangle (0 inside or on it).
+    func distanceSquared(_ p: ScreenPoint) -> Double {
+        let dx = max(minX - p.x, 0, p.x - maxX), dy = max(minY - p.y, 0, p.y - maxY)
+        return dx * dx + dy * dy
+    }
+
+    /// True when the segment a–b meets the rectangle: Liang–Barsky clipping leaves a part of it
+    /// (Liang and Barsky, "A new concept and method for line clipping", ACM TOG 3(1), 1984).
+    func intersectsSegment(_ a: ScreenPoint, _ b: ScreenPoint) -> Bool {
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        // Keeps the part where `p·t ≤ d`; false when nothing is left.
+        func keep(_ p: Double, _ d: Double) -> Bool {
+            if p == 0 { return d >= 0 }
+            if p < 0 { t0 = max(t0, d / p) } else { t1 = min(t1, d / p) }
+            return t0 <= t1
+        }
+        return keep(-dx, a.x - minX) && keep(dx, maxX - a.x) && keep(-dy, a.y - minY) && keep(dy, maxY - a.y)
+    }
+
+    /// Squared distance from the segment a–b to the rectangle: 0 when they meet; otherwise the
+    /// nearest pair has an endpoint of the segment or a corner of the rectangle in it.
+    func distanceSquared(_ a: ScreenPoint, _ b: ScreenPoint) -> Double {
+        if intersectsSegment(a, b) { return 0 }
+        let corners = min(min(pointSegmentDistanceSquared(minX, minY, a.x, a.y, b.x, b.y), pointSegmentDistanceSquared(maxX, minY, a.x, a.y, b.x, b.y)),
+                          min(pointSegmentDistanceSquared(minX, maxY, a.x, a.y, b.x, b.y), pointSegmentDistanceSquared(maxX, maxY, a.x, a.y, b.x, b.y)))
+        return min(corners, distanceSquared(a), distanceSquared(b))
+    }
+}
