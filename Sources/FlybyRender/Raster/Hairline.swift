@@ -94,9 +94,12 @@ enum Hairline {
                 let lo = center - half, hi = center + half
                 let j0 = max(minorLo, Hairline.floor(max(-1e9, lo))), j1 = min(minorHi - 1, Hairline.floor(min(1e9, hi)))
                 if j0 <= j1 {
-                    var p = base + (i * majorStep + j0 * minorStep)
+                    // Wrapping arithmetic: indices are inside the frame, and the checks cost
+                    // instructions on every pixel.
+                    var p = base + (i &* majorStep &+ j0 &* minorStep)
                     var rowLo = Double(j0)   // == Double(j)
-                    for _ in j0...j1 {
+                    var j = j0
+                    while j <= j1 {
                         let rowHi = rowLo + 1
                         let cover = (min(hi, rowHi) - max(lo, rowLo)) * length
                         rowLo = rowHi
@@ -106,10 +109,11 @@ enum Hairline {
                             p.pointee = s &+ PixelBlend.scale(p.pointee, by: 255 &- s >> 24)
                         }
                         p += minorStep
+                        j &+= 1
                     }
                 }
             }
-            i += 1
+            i &+= 1
             cellLo += 1
         }
     }

@@ -278,9 +278,10 @@ struct CoverageAccumulator {
     /// Walks the rows of a fixed-point edge (`y0 < y1`) that lie in the current rows.
     ///
     /// Here and in ``addRowPiece`` the arithmetic is wrapping (`&+`, `&<<`, truncating
-    /// conversions): clipped coordinates are below 2^24 px · 256, so nothing can overflow, and the
-    /// checks cost instructions on every row and cell (measured with the Hairline change: 122.6 → 118.8 M
-    /// instructions per city frame at pitch 60).
+    /// conversions): clipped coordinates lie inside the frame, which the 24.8 format already
+    /// limits to under 2^23 px, so nothing can overflow; the checks cost instructions on every row
+    /// and cell (measured with the Hairline change: 122.6 → 118.8 M instructions per city frame at
+    /// pitch 60).
     @inline(__always)
     mutating func rasterizeEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         let firstRow = max(Int(y0 >> 8), bandTop)
