@@ -68,36 +68,53 @@ enum Hairline {
 
     /// Walks major-axis cells `[i, i+1)` from `major0` to `major1` (ascending); minor position
     /// `minor0 + slope · (t − major0)`.
+    ///
+    /// The inner loops count cell edges in Doubles and step pixel pointers instead of converting
+    /// and multiplying per pixel; every value equals the direct formula (integers below 2^53 are
+    /// exact in a Double), so the pixels are the same.
     @inline(__always)
     static func band(major0: Double, major1: Double, minor0: Double, slope m: Double, width w: Double, source: UInt32,
                      majorLo: Int, majorHi: Int, minorLo: Int, minorHi: Int, transposed: Bool, _ view: PixelBufferView) {
         let half = 0.5 * w * (1 + m * m).squareRoot()
-        let start = max(majorLo, Int(max(-1e9, major0).rounded(.down)))
-        let end = min(majorHi - 1, Int(min(1e9, major1).rounded(.up)) - 1)
+        // ⌊major0⌋ and ⌈major1⌉ without libm's floor/ceil calls.
+        let start = max(majorLo, Hairline.floor(max(-1e9, major0)))
+        let end = min(majorHi - 1, -Hairline.floor(-min(1e9, major1)) - 1)
         guard start <= end else { return }
-        let stride = view.width
         guard let base = view.base else { return }
+        // Pixel (major i, minor j) lives at base + i · majorStep + j · minorStep.
+        let majorStep = transposed ? view.width : 1, minorStep = transposed ? 1 : view.width
         var i = start
+        var cellLo = Double(start)   // == Double(i)
         while i <= end {
-            let ma = max(major0, Double(i)), mb = min(major1, Double(i + 1))
+            let cellHi = cellLo + 1
+            let ma = max(major0, cellLo), mb = min(major1, cellHi)
             let length = mb - ma
             if length > 0 {
                 let center = minor0 + m * ((ma + mb) * 0.5 - major0)
                 let lo = center - half, hi = center + half
                 let j0 = max(minorLo, Hairline.floor(max(-1e9, lo))), j1 = min(minorHi - 1, Hairline.floor(min(1e9, hi)))
                 if j0 <= j1 {
-                    for j in j0...j1 {
-                        let cover = (min(hi, Double(j + 1)) - max(lo, Double(j))) * length
+                    // Wrapping arithmetic: indices are inside the frame, and the checks cost
+                    // instructions on every pixel.
+                    var p = base + (i &* majorStep &+ j0 &* minorStep)
+                    var rowLo = Double(j0)   // == Double(j)
+                    var j = j0
+                    while j <= j1 {
+                        let rowHi = rowLo + 1
+                        let cover = (min(hi, rowHi) - max(lo, rowLo)) * length
+                        rowLo = rowHi
                         let a = UInt32(min(256, max(0, cover * 256 + 0.5)))
-                        if a == 0 { continue }
-                        let s = a >= 256 ? source : scaleAll(source, a)
-                        let sa = s >> 24
-                        let p = transposed ? base + (i * stride + j) : base + (j * stride + i)
-                        p.pointee = s &+ PixelBlend.scale(p.pointee, by: 255 &- sa)
+                        if a != 0 {
+                            let s = a >= 256 ? source : scaleAll(source, a)
+                            p.pointee = s &+ PixelBlend.scale(p.pointee, by: 255 &- s >> 24)
+                        }
+                        p += minorStep
+                        j &+= 1
                     }
                 }
             }
-            i += 1
+            i &+= 1
+            cellLo += 1
         }
     }
 }
