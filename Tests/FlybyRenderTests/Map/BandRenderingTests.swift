@@ -5,10 +5,8 @@ import Testing
 
 /// Rendering the layers in row bands on several threads gives exactly the pixels of one thread.
 @Suite struct BandRenderingTests {
-    static let styles: [String: LoadedStyle] = {
-        var loader = StyleLoader()
-        return ["world": try! loader.load("world"), "city": try! loader.load("city")]
-    }()
+    /// The styles loaded once for all renderer tests (MapRendererTests.swift).
+    static let styles: [String: LoadedStyle] = ["world": sharedWorldStyle, "city": sharedCityStyle]
 
     static let helsinki = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
     static let cameras: [(style: String, camera: CameraState)] = [
