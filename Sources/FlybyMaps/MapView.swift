@@ -63,13 +63,7 @@ public final class MapView {
         let styleRuntime = try RuntimeStyle(uri: mapInitOptions.styleURI)
         let base = CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 0)
         var camera = styleRuntime.loaded!.camera.applied(to: base)
-        if let o = mapInitOptions.cameraOptions {
-            if let c = o.center { camera.center = c }
-            if let z = o.zoom { camera.zoom = z }
-            if let b = o.bearing { camera.bearing = b }
-            if let p = o.pitch { camera.pitch = p }
-            if let p = o.padding { camera.padding = p }
-        }
+        if let o = mapInitOptions.cameraOptions { camera = camera.applying(o) }
         simulation = MapSimulation(size: frame, camera: camera, bounds: mapInitOptions.cameraBounds ?? .default, clock: clock)
         mapboxMap = MapboxMap(map: simulation.mapboxMap, runtime: styleRuntime)
         location = LocationManager(simulation: simulation)

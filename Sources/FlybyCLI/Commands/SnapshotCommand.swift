@@ -56,13 +56,8 @@ struct RenderScene {
         var loader = StyleLoader()
         style = try loader.load(o.values["style"] ?? "world")
         var camera = style.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
-        if let options {
-            if let c = options.center { camera.center = c }
-            if let z = options.zoom { camera.zoom = z }
-            if let b = options.bearing { camera.bearing = b }
-            if let p = options.pitch { camera.pitch = min(max(p, 0), 85) }
-            if let p = options.padding { camera.padding = p }
-        }
+        if let options { camera = camera.applying(options) }
+        camera.pitch = min(max(camera.pitch, 0), 85)
         camera.zoom = min(max(camera.zoom, 0), 24)
         self.camera = camera
     }

@@ -105,14 +105,7 @@ enum WindowCommand {
     /// A Camera object (CONTRACTS.md §2) applied over `base`.
     static func parseCamera(_ json: String, onto base: CameraState) throws -> CameraState {
         let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
-        let o = try FlightScriptParser.camera(doc.cursor)
-        var c = base
-        if let v = o.center { c.center = v }
-        if let v = o.zoom { c.zoom = v }
-        if let v = o.bearing { c.bearing = v }
-        if let v = o.pitch { c.pitch = v }
-        if let v = o.padding { c.padding = v }
-        return c
+        return base.applying(try FlightScriptParser.camera(doc.cursor))
     }
 
     /// Fails early (before a window opens) when `path`'s folder does not exist.

@@ -106,12 +106,7 @@ public final class CameraAnimationsManager {
                     maxDuration: Double? = nil, minZoom: Double? = nil, completion: AnimationCompletion? = nil) -> Cancelable {
         cancelAnimations(withOwners: [.cameraAnimationsManager])
         let start = map.cameraState
-        var goal = start
-        if let c = to.center { goal.center = c }
-        if let z = to.zoom { goal.zoom = z }
-        if let b = to.bearing { goal.bearing = b }
-        if let p = to.pitch { goal.pitch = p }
-        if let p = to.padding { goal.padding = p }
+        let goal = start.applying(to)
         let valid = to.firstNonFiniteField == nil && (duration.map { $0.isFinite && $0 >= 0 } ?? true)
             && (maxDuration.map { !$0.isNaN && $0 >= 0 } ?? true) && (minZoom.map(\.isFinite) ?? true)
         var target = valid ? map.cameraBounds.constrain(goal, size: map.size) : start

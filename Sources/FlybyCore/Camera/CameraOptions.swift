@@ -68,3 +68,18 @@ public struct NonFiniteCameraError: Error, Sendable, CustomStringConvertible {
     public var field: String
     public var description: String { "camera \(field) is not a finite number" }
 }
+
+extension CameraState {
+    /// This state with every field that `options` sets (centre, padding, zoom, bearing, pitch)
+    /// replaced. Not clamped to any bounds; `anchor` is not applied (it needs the map's size,
+    /// see ``FlybyMap/setCamera(to:)``).
+    public func applying(_ options: CameraOptions) -> CameraState {
+        var s = self
+        if let c = options.center { s.center = c }
+        if let p = options.padding { s.padding = p }
+        if let z = options.zoom { s.zoom = z }
+        if let b = options.bearing { s.bearing = b }
+        if let p = options.pitch { s.pitch = p }
+        return s
+    }
+}

@@ -90,14 +90,8 @@ public final class FlybyMap {
 
     /// `state` with the fields of `options` applied (anchor included), not yet clamped.
     private func applying(_ options: CameraOptions, to state: CameraState) -> CameraState {
-        var s = state
-        if let p = options.padding { s.padding = p }
-        if let z = options.zoom { s.zoom = z }
-        if let b = options.bearing { s.bearing = b }
-        if let p = options.pitch { s.pitch = p }
-        if let c = options.center {
-            s.center = c
-        } else if let a = options.anchor, s != state,
+        var s = state.applying(options)
+        if options.center == nil, let a = options.anchor, s != state,
                   !(s.padding == state.padding && a == MapTransform(size: size, state: state).principalPoint) {
             // (An anchor at the principal point leaves the centre exactly where it is.)
             let pinned = MapTransform(size: size, state: state).coordinate(for: a)
