@@ -79,26 +79,19 @@ public struct Painter: Sendable {
         filler.fill(outline, premultiplied: paint.premultipliedARGB, rule: .nonZero, clip: clip, into: view)
     }
 
-    /// Strokes every contour of `path` as a ``Hairline`` `width` ≤ 1 px wide, cut into dashes
-    /// first when `dashes` is a valid pattern (lengths in pixels, see ``Dasher``).
+    /// Strokes every contour of `path` as a ``Hairline`` `width` ≤ 1 px wide, dashed by `dashes`
+    /// when it is a valid pattern (lengths in pixels, see ``Dasher/isValidPattern(_:)``).
     ///
-    /// Far cheaper than ``stroke(_:style:color:clip:into:)`` for thin dashed lines (a dash of a
-    /// footpath is a few pixels long: outlining and area-filling each one cost ~20× more); as with
-    /// solid hairlines, pixels where two dashes cross are blended twice.
+    /// Far cheaper than ``stroke(_:style:color:clip:into:)`` for thin lines: the hairline walks
+    /// the dash pattern itself (a dash of a footpath is a few pixels long: cutting, outlining and
+    /// area-filling each one cost ~20× more); as with solid hairlines, pixels where two segments
+    /// cross are blended twice.
     public mutating func strokeHairline(_ path: Path, width: Double, dashes: [Double], color: Color, clip: PixelRect? = nil,
                                         into view: PixelBufferView) {
         var box = PixelRect(minX: 0, minY: rows.lowerBound, maxX: self.width, maxY: rows.upperBound)
         if let clip { box = box.intersection(clip) }
         guard !box.isEmpty else { return }
-        guard Dasher.isValidPattern(dashes) else {
-            Hairline.stroke(path, width: width, color: color, clip: box, into: view)
-            return
-        }
-        dashed.removeAll()
-        let d = dashBox(clip)
-        let visible = (Double(d.minX) - 2, Double(d.minY) - 2, Double(d.maxX) + 2, Double(d.maxY) + 2)
-        dasher.dash(path, pattern: dashes, offset: 0, visible: visible, into: &dashed)
-        Hairline.stroke(dashed, width: width, color: color, clip: box, into: view)
+        Hairline.stroke(path, width: width, dashes: dashes, color: color, clip: box, into: view)
     }
 
     /// Where dashes are cut: the frame ∩ `clip`, never this painter's band. Dashes are cut with the

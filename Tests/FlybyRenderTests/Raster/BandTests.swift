@@ -22,6 +22,11 @@ import Testing
             painter.stroke(line, style: style, color: .black, clip: i == 5 ? PixelRect(x: 10, y: 7, width: 30, height: 23) : nil,
                            into: view)
         }
+        // Hairlines, solid and dashed, crossing band edges at every angle.
+        var thin = Path()
+        thin.addPolyline((0..<9).map { k in pt(32 + 30 * sinCos(Double(k) * 0.7).1, 24 + 28 * sinCos(Double(k) * 0.7).0) })
+        painter.strokeHairline(thin, width: 0.7, dashes: [], color: Color(rgb: 0x226644, alpha: 220), into: view)
+        painter.strokeHairline(thin, width: 1, dashes: [2, 1.5], color: Color(rgb: 0x882200, alpha: 255), into: view)
         var ring = Path()
         ring.addCircle(center: pt(33.3, 24.6), radius: 17)
         painter.stroke(ring, style: StrokeStyle(width: 3), color: Color(rgb: 0x3366CC, alpha: 200), into: view)
