@@ -82,6 +82,9 @@ public struct MapRenderer {
     }
     /// One renderer per row band when ``threads`` > 1, built on first use.
     var bandRenderers: [MapRenderer] = []
+    /// Where the bands split the frame (row indices, 0 … height), moved after each frame to
+    /// balance the work (see ``balancedBands(_:costs:height:)``).
+    var bandBounds: [Int] = []
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.

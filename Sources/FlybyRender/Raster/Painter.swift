@@ -22,6 +22,9 @@ public struct Painter: Sendable {
     public var width: Int { filler.width }
     public var height: Int { filler.height }
     public var rows: Range<Int> { filler.rows }
+
+    /// Draws rows `rows` from now on (see ``PathFiller/setRows(_:)``).
+    public mutating func setRows(_ rows: Range<Int>) { filler.setRows(rows) }
     /// The rectangle of the frame this painter draws: full width × ``rows``.
     public var rowRect: PixelRect { PixelRect(minX: 0, minY: rows.lowerBound, maxX: width, maxY: rows.upperBound) }
 

@@ -19,7 +19,7 @@ import FlybyCore
 /// (measured: divisions were a third of the frame time).
 ///
 /// **Sparse cells.** Cells live in an always-zero accumulation array (one `Int32` per pixel of the
-/// path's bounding box ∩ band, plus a spare column; sized for the whole band once) with a bit per
+/// path's bounding box ∩ band, plus a spare column, one strip of rows at a time; allocated once) with a bit per
 /// touched cell. The sweep visits only set bits, blends runs between them as constant-coverage
 /// spans (opaque runs are plain stores), and re-zeroes what it read, so nothing is cleared or
 /// allocated per call after construction. Laying the cells over the bounding box rather than the
@@ -36,18 +36,18 @@ public struct PathFiller: Sendable {
     /// Size of the frames this filler draws into.
     public let width: Int
     public let height: Int
-    /// The rows this filler renders; other rows are never read or written.
-    public let rows: Range<Int>
+    /// The rows this filler renders; other rows are never read or written. A band painter may
+    /// move its band between frames (``setRows(_:)``): the storage does not depend on it.
+    public private(set) var rows: Range<Int>
 
-    @usableFromInline let stride: Int
-    @usableFromInline let wordsPerRow: Int
     @usableFromInline var cells: [Int32]
     @usableFromInline var touched: [UInt64]
     /// Clipped fixed-point edges of the current path, kept when it is rendered in strips.
     @usableFromInline var edgeScratch: [FixedEdge] = []
 
     /// A filler for frames of `width × height` pixels that renders rows `rows` (default: all).
-    /// Allocates `(rows.count) · (width + 2)` cells once.
+    /// Allocates its cells once: at most one strip of rows (see ``stripRows(stride:)``) is held
+    /// at a time, ≤ max(16384, 4 · (width + 2)) cells (≈ 70 KB for 1280 px).
     /// - Precondition: `width, height >= 0`; `rows` lies within `0..<height`.
     public init(width: Int, height: Int, rows: Range<Int>? = nil) {
         precondition(width >= 0 && height >= 0, "PathFiller size must not be negative")
@@ -56,11 +56,28 @@ public struct PathFiller: Sendable {
         self.width = width
         self.height = height
         self.rows = band
-        self.stride = width + 2
-        self.wordsPerRow = (width + 2 + 63) / 64
-        self.cells = Array(repeating: 0, count: band.count * (width + 2))
-        self.touched = Array(repeating: 0, count: band.count * ((width + 2 + 63) / 64))
+        // The most cells and bit words one strip of any stride (2…width + 2) needs.
+        var cellCount = 0, wordCount = 0
+        for stride in 2...(width + 2) {
+            let rows = PathFiller.stripRows(stride: stride)
+            cellCount = max(cellCount, rows * stride)
+            wordCount = max(wordCount, rows * ((stride + 63) >> 6))
+        }
+        self.cells = Array(repeating: 0, count: cellCount)
+        self.touched = Array(repeating: 0, count: wordCount)
     }
+
+    /// Renders rows `rows` from now on (a band painter's band moved by load balancing).
+    /// - Precondition: `rows` lies within `0..<height`.
+    public mutating func setRows(_ rows: Range<Int>) {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "band rows outside the frame")
+        self.rows = rows
+    }
+
+    /// Rows per strip for cells `stride` wide: tall paths are rendered in strips whose cells fit
+    /// in about 64 KB, so the cells stay in cache between being accumulated and swept.
+    @inline(__always)
+    static func stripRows(stride: Int) -> Int { max(4, min(256, 16_384 / stride)) }
 
     /// Fills `path` (every contour closed implicitly) with the premultiplied colour `source`
     /// (`0xAARRGGBB`) using premultiplied source-over.
@@ -90,10 +107,10 @@ public struct PathFiller: Sendable {
         guard rowLo < rowHi else { return }
         let stride = colHi - colLo + 2
         let wordsPerRow = (stride + 63) >> 6
-        // Tall paths are rendered in strips of rows whose cells fit in about 64 KB, so the cells
-        // stay in cache between being accumulated and swept. Each strip rasterizes only its rows of
-        // every edge, with crossings computed from the edge as always, so strips change no pixel.
-        let stripRows = max(4, min(256, 16_384 / stride))
+        // Tall paths are rendered in strips (see stripRows(stride:)). Each strip rasterizes only
+        // its rows of every edge, with crossings computed from the edge as always, so strips
+        // change no pixel.
+        let stripRows = PathFiller.stripRows(stride: stride)
         var edges: [FixedEdge] = []
         swap(&edges, &edgeScratch)
         defer { swap(&edges, &edgeScratch) }
