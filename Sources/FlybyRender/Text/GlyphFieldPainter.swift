@@ -52,8 +52,8 @@ struct GlyphFieldPainter: Sendable {
             let (lo, hi) = GlyphFieldPainter.sampleBox(g, reach: GlyphFieldPainter.clampedHalo(haloPx, g) + 0.5)
             guard lo.x <= hi.x && lo.y <= hi.y else { continue }
             let t = GlyphFieldPainter.Mapping(g)
-            for (u, v) in [(lo.x, lo.y), (hi.x, lo.y), (lo.x, hi.y), (hi.x, hi.y)] {
-                let p = t.screenPoint(u: Double(u), v: Double(v))
+            for corner in 0..<4 {  // (no array literal: nothing is allocated per frame)
+                let p = t.screenPoint(u: Double(corner & 1 == 0 ? lo.x : hi.x), v: Double(corner < 2 ? lo.y : hi.y))
                 minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
         }
@@ -96,25 +96,28 @@ struct GlyphFieldPainter: Sendable {
     struct Mapping {
         /// Sample coordinates at the screen point (0, 0) and their steps per screen pixel.
         var u0: Double, v0: Double, dudx: Double, dudy: Double, dvdx: Double, dvdy: Double
-        let g: PlacedGlyph
         /// Texels per screen pixel.
         let k: Double
+        /// What the inverse needs: the glyph's placement and the field's corner (texels).
+        let origin: ScreenPoint, offset: (x: Double, y: Double), cos: Double, sin: Double
+        let fieldOrigin: (x: Double, y: Double)
 
         init(_ g: PlacedGlyph) {
-            self.g = g
             k = Double(g.field.texelsPerEm) / Double(g.pixelSize)
+            origin = g.origin; offset = g.offset; cos = g.cos; sin = g.sin
+            fieldOrigin = (Double(g.field.originX), Double(g.field.originY))
             let c = g.cos, s = g.sin, o = g.origin
             // Glyph pixels of screen point P: Rᵀ(P − origin) − offset; sample = glyph · k − (fieldOrigin + 0.5).
             dudx = k * c; dudy = k * s; dvdx = -k * s; dvdy = k * c
-            u0 = k * (-c * o.x - s * o.y - g.offset.x) - Double(g.field.originX) - 0.5
-            v0 = k * (s * o.x - c * o.y - g.offset.y) - Double(g.field.originY) - 0.5
+            u0 = k * (-c * o.x - s * o.y - g.offset.x) - fieldOrigin.x - 0.5
+            v0 = k * (s * o.x - c * o.y - g.offset.y) - fieldOrigin.y - 0.5
         }
 
         /// The screen point of sample coordinates `(u, v)`.
         func screenPoint(u: Double, v: Double) -> ScreenPoint {
-            let x = (u + Double(g.field.originX) + 0.5) / k + g.offset.x
-            let y = (v + Double(g.field.originY) + 0.5) / k + g.offset.y
-            return ScreenPoint(x: g.origin.x + g.cos * x - g.sin * y, y: g.origin.y + g.sin * x + g.cos * y)
+            let x = (u + fieldOrigin.x + 0.5) / k + offset.x
+            let y = (v + fieldOrigin.y + 0.5) / k + offset.y
+            return ScreenPoint(x: origin.x + cos * x - sin * y, y: origin.y + sin * x + cos * y)
         }
     }
 
@@ -151,16 +154,18 @@ struct GlyphFieldPainter: Sendable {
                         let r = y - box.minY
                         rowSpans[r].lo = min(rowSpans[r].lo, x0)
                         rowSpans[r].hi = max(rowSpans[r].hi, x1)
-                        // Relative to the span's first pixel, so Float keeps its precision.
+                        // Sample coordinates in 16.16 fixed point, stepped per pixel: the integer
+                        // part and fraction come without float-to-int conversions (which Swift
+                        // range-checks; they were a fifth of this loop).
                         let px0 = Double(x0) + 0.5
-                        let us = Float(uRow + t.dudx * px0), vs = Float(vRow + t.dvdx * px0)
-                        let du = Float(t.dudx), dv = Float(t.dvdx)
+                        var uf = Int(((uRow + t.dudx * px0) * 65536).rounded())
+                        var vf = Int(((vRow + t.dvdx * px0) * 65536).rounded())
+                        let du = Int((t.dudx * 65536).rounded()), dv = Int((t.dvdx * 65536).rounded())
                         let rowBase = r * stride - box.minX
                         for x in x0...x1 {
-                            let step = Float(x - x0)
-                            let u = us + du * step, v = vs + dv * step
-                            let i = min(max(Int(u), 0), lastI), j = min(max(Int(v), 0), lastJ)
-                            let fu = u - Float(i), fv = v - Float(j)
+                            defer { uf &+= du; vf &+= dv }
+                            let i = min(max(uf >> 16, 0), lastI), j = min(max(vf >> 16, 0), lastJ)
+                            let fu = Float(uf & 0xFFFF) * (1 / 65536), fv = Float(vf & 0xFFFF) * (1 / 65536)
                             let k = j * w + i
                             let v00 = Float(field[k]), v10 = Float(field[k + 1])
                             let v01 = Float(field[k + w]), v11 = Float(field[k + w + 1])
@@ -170,11 +175,11 @@ struct GlyphFieldPainter: Sendable {
                             guard ht > 0 else { continue }
                             let index = rowBase + x
                             if coverage > 0 {
-                                let c = UInt8(min(coverage, 1) * 255 + 0.5)
+                                let c = GlyphFieldPainter.byte(coverage)
                                 if c > text[index] { text[index] = c }
                             }
                             if wantsHalo {
-                                let c = UInt8(min(ht, 1) * 255 + 0.5)
+                                let c = GlyphFieldPainter.byte(ht)
                                 if c > haloPlane[index] { haloPlane[index] = c }
                             }
                         }
@@ -182,6 +187,13 @@ struct GlyphFieldPainter: Sendable {
                 }
             }
         }
+    }
+
+    /// `round(min(coverage, 1) · 255)` for a coverage > 0, ties to even: adding 1.5 · 2²³ leaves
+    /// the rounded integer in the low bits of the float (cheaper than a checked conversion).
+    @inline(__always)
+    static func byte(_ coverage: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(coverage, 1) * 255 + 12_582_912).bitPattern)
     }
 
     /// Blends the halo, then the text, over the touched pixels of `box`, and zeroes the planes.
