@@ -49,9 +49,6 @@ struct GlyphDistanceField: Sendable {
     /// Bytes held by this field (its values; the rest is a few words).
     var byteCount: Int { values.count }
 
-    /// The encoded distance in em of a byte of ``values``.
-    static func distanceEm(_ value: UInt8) -> Float { (Float(value) - 128) / quantaPerEm }
-
     /// The distance in texels at sample coordinates `(u, v)` (texel `(i, j)` at `(i, j)`),
     /// bilinearly interpolated; outside the grid the nearest border texel's value.
     func distanceTexels(u: Float, v: Float) -> Float {
@@ -68,6 +65,7 @@ struct GlyphDistanceField: Sendable {
     /// - Throws: ``FontError`` if the glyph data is malformed.
     init?(glyph: GlyphID, of font: TrueTypeFont) throws(FontError) {
         var resolution = Float(GlyphDistanceField.baseTexelsPerEm)
+        // Curves flattened to 1/20 texel: the field then follows the true outline, not a polygon.
         var outline = try font.outline(of: glyph, pixelSize: resolution, tolerance: 0.05)
         guard !outline.isEmpty else { return nil }
         func side(_ o: GlyphOutline, _ r: Float) -> Float {
@@ -75,7 +73,7 @@ struct GlyphDistanceField: Sendable {
         }
         while side(outline, resolution) > Float(GlyphDistanceField.maxSide) && resolution > 1 {
             resolution /= 2
-            outline = try font.outline(of: glyph, pixelSize: resolution, tolerance: 0.05 * resolution / 48)
+            outline = try font.outline(of: glyph, pixelSize: resolution, tolerance: 0.05)
         }
         guard side(outline, resolution).isFinite else { return nil }
         self.init(outline: outline, texelsPerEm: resolution)

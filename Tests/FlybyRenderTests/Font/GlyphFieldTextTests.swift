@@ -198,4 +198,39 @@ import Testing
         }
         #expect(insideSeen && outsideSeen)
     }
+
+    @Test func squareFieldIsExactAtCornersEdgesAndInside() {
+        // A 10 × 10 texel square (clockwise on screen, as outer contours are) at (3.3, 4.6).
+        let corner = SIMD2<Float>(3.3, 4.6)
+        let square = GlyphOutline(contours: [[corner, corner + SIMD2(10, 0), corner + SIMD2(10, 10), corner + SIMD2(0, 10)]],
+                                  advance: 12)
+        let field = GlyphDistanceField(outline: square, texelsPerEm: 48)
+        func sampled(_ p: SIMD2<Float>) -> Float {
+            field.distanceTexels(u: p.x - Float(field.originX) - 0.5, v: p.y - Float(field.originY) - 0.5)
+        }
+        let centre = corner + SIMD2(5, 5)
+        // Inside: the distance to the nearest side; outside a corner: to the corner point.
+        #expect(abs(sampled(centre) + 5) <= 0.25)
+        #expect(abs(sampled(corner + SIMD2(2, 5)) + 2) <= 0.25)
+        #expect(abs(sampled(corner + SIMD2(-3, 5)) - 3) <= 0.25)
+        #expect(abs(sampled(corner + SIMD2(-3, -4)) - 5) <= 0.25)
+        #expect(abs(sampled(corner + SIMD2(13, 14)) - 5) <= 0.25)
+    }
+
+    @Test func fieldCacheStaysWithinItsByteBudget() throws {
+        let font = try TextRenderer().regular.font
+        var cache = GlyphFieldCache(font: font, byteBudget: 20_000)
+        var largest = 0
+        for scalar in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ".unicodeScalars {
+            if let f = cache.field(font.glyphID(for: scalar)) { largest = max(largest, f.byteCount) }
+            #expect(cache.byteCount <= 20_000 + GlyphDistanceField.maxSide * GlyphDistanceField.maxSide)
+        }
+        #expect(largest > 0 && largest <= GlyphDistanceField.maxSide * GlyphDistanceField.maxSide)
+        #expect(cache.count < 36, "the cache must have started over at least once")
+        // A field made again after starting over is the same field.
+        let again = GlyphFieldCache(font: font)
+        var fresh = again
+        let id = font.glyphID(for: "a")
+        #expect(fresh.field(id)?.values == cache.field(id)?.values)
+    }
 }
