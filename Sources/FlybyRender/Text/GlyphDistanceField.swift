@@ -212,7 +212,7 @@ struct GlyphDistanceField: Sendable {
 /// `q`, `min over p of |q − p|² + f(p)` and the `p` where it is reached (Felzenszwalb &
 /// Huttenlocher 2012, §2–3), in time linear in the number of points: the lower envelope of the
 /// parabolas rooted at each sample is built once, then read off left to right. In 2-D it runs
-/// over the columns, then the rows.
+/// over the columns (for a seed image, two scans suffice), then the rows.
 enum DistanceTransform {
     /// Replaces `f` (row-major `width × height` values, `≥ 0`: 0 at the seeds, huge elsewhere) by
     /// its squared-distance transform and sets `nearest[k]` to the index of the grid point where
@@ -227,13 +227,24 @@ enum DistanceTransform {
                 f.withUnsafeMutableBufferPointer { fb in
                     nearest.withUnsafeMutableBufferPointer { nb in
                         let f = fb.baseAddress.unsafelyUnwrapped, near = nb.baseAddress.unsafelyUnwrapped
-                        // Columns: `near` holds the row of each column's minimum.
+                        // Columns: with 0/huge input each column's transform is the squared
+                        // distance to the nearest seed in it, found by a scan down and a scan up
+                        // (the first phase of Meijster, Roerdink & Hesselink 2000); `near` holds
+                        // that seed's row (ties go up).
                         for x in 0..<width {
-                            for y in 0..<height { input[y] = f[y * width + x] }
-                            transform1D(height, input, output, argmin, roots, bounds)
+                            var above = -1
                             for y in 0..<height {
-                                f[y * width + x] = output[y]
-                                near[y * width + x] = argmin[y]
+                                if f[y * width + x] == 0 { above = y }
+                                near[y * width + x] = above
+                            }
+                            var below = -1
+                            for y in stride(from: height - 1, through: 0, by: -1) {
+                                let k = y * width + x
+                                if f[k] == 0 { below = y }
+                                let up = near[k]
+                                let seed = up < 0 ? below : below < 0 || y - up <= below - y ? up : below
+                                near[k] = max(seed, 0)
+                                if seed >= 0 { f[k] = Double((y - seed) * (y - seed)) }
                             }
                         }
                         // Rows: the minimum over columns x' of (x − x')² + the column minimum at (x', y).

@@ -233,4 +233,23 @@ import Testing
         let id = font.glyphID(for: "a")
         #expect(fresh.field(id)?.values == cache.field(id)?.values)
     }
+
+    @Test func distanceTransformFindsTheNearestSeedOfEveryPoint() {
+        let width = 23, height = 17
+        // A fixed scatter of seeds (a multiplicative hash picks about one point in nine).
+        let seeds = (0..<(width * height)).filter { ($0 &* 2_654_435_761) % 9 == 0 }
+        var f = [Double](repeating: 1e20, count: width * height)
+        for k in seeds { f[k] = 0 }
+        var nearest = [Int](repeating: -1, count: width * height)
+        DistanceTransform.nearestSeeds(&f, nearest: &nearest, width: width, height: height)
+        func squared(_ a: Int, _ b: Int) -> Double {
+            let dx = a % width - b % width, dy = a / width - b / width
+            return Double(dx * dx + dy * dy)
+        }
+        for k in 0..<(width * height) {
+            let best = seeds.map { squared(k, $0) }.min() ?? .infinity
+            #expect(f[k] == best, "point \(k)")
+            #expect(seeds.contains(nearest[k]) && squared(k, nearest[k]) == best, "point \(k): seed \(nearest[k])")
+        }
+    }
 }
