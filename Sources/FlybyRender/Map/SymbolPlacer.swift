@@ -266,7 +266,7 @@ extension MapRenderer {
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
             text.appendBlock(block, bold: bold, pixelSize: px, origin: anchor, pivot: pivot, cos: c, sin: s)
-            text.drawPath(color: color, halo: halo, haloColor: haloColor, painter: &painter, view: view)
+            text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
         }
     }
 

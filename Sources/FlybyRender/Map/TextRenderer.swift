@@ -1,47 +1,19 @@
 import FlybyCore
 import FlybyData
 
-/// The built-in fonts (DejaVu Sans and DejaVu Sans Bold) with their glyph caches, and the drawing
-/// of laid-out text as filled glyph outlines (with an optional halo) through the path filler.
+/// The built-in fonts (DejaVu Sans and DejaVu Sans Bold) with their glyph distance fields, and the
+/// drawing of laid-out text (with an optional halo) from those fields (``GlyphFieldPainter``).
 ///
-/// Units: pixels, y down. Glyph outlines are cached per glyph and pixel size; sizes are rounded
-/// to 1/4 px for the cache, so a zoom animation reuses outlines.
+/// Units: pixels, y down. Layout sizes are rounded to 1/4 px (``quantized(_:)``) so a zoom
+/// animation reuses layouts; the distance fields do not depend on the size at all.
 struct TextRenderer {
-    var regular: GlyphCache
-    var bold: GlyphCache
-    var glyphPath = Path()
+    var regular: GlyphFieldCache
+    var bold: GlyphFieldCache
     /// Laid-out labels by text and settings, kept across frames: a label's layout does not depend
     /// on the camera, and laying it out again every frame was half the time of the labels.
     var layouts: [LayoutKey: TextBlock] = [:]
-    /// Where ``appendBlock`` put each glyph since the last ``drawPath``, for the halo.
-    var placedGlyphs: [PlacedGlyph] = []
-    /// Halo outlines (a glyph's outline stroked with round joins) in glyph coordinates, by glyph,
-    /// size and stroke width, so that no label is stroked again each frame (measured: 2.2 M of the
-    /// 16 M instructions a city frame's halos cost at pitch 60). The stroker outlines each contour
-    /// on its own, so moving the cached outlines into place gives the same polygons as stroking the
-    /// placed glyphs, up to the rounding of the last bit (the city and world snapshots came out
-    /// byte-identical).
-    var haloOutlines: [HaloKey: Path] = [:]
-    var haloPath = Path()
-    var stroker = Stroker()
-
-    /// One glyph of a label as placed by ``appendBlock``: pixel = `origin + R(c, s) · (p + offset)`.
-    struct PlacedGlyph {
-        var glyph: GlyphID
-        var bold: Bool
-        var pixelSize: Float
-        var offset: (x: Double, y: Double)
-        var origin: ScreenPoint
-        var cos: Double, sin: Double
-    }
-
-    /// What a cached halo outline depends on (`strokeWidth` in pixels).
-    struct HaloKey: Hashable {
-        var glyph: GlyphID
-        var bold: Bool
-        var sizeBits: UInt32
-        var strokeWidthBits: UInt64
-    }
+    /// The glyphs put by ``appendBlock`` since the last ``drawPlacedGlyphs``, and the drawing.
+    var glyphPainter = GlyphFieldPainter()
 
     /// What a layout depends on (`maxWidth` < 0: no wrapping).
     struct LayoutKey: Hashable {
@@ -65,8 +37,8 @@ struct TextRenderer {
             }
             return try TrueTypeFont(contentsOfFile: p)
         }
-        regular = GlyphCache(font: try load("DejaVuSans.ttf"))
-        bold = GlyphCache(font: try load("DejaVuSans-Bold.ttf"))
+        regular = GlyphFieldCache(font: try load("DejaVuSans.ttf"))
+        bold = GlyphFieldCache(font: try load("DejaVuSans-Bold.ttf"))
     }
 
     /// The cache for a `text-font` stack: bold when the first name says Bold, else regular.
@@ -75,33 +47,20 @@ struct TextRenderer {
         return first.contains("Bold") || first.contains("Black") || first.contains("Heavy")
     }
 
-    /// The pixel size used for layout and the outline cache (rounded to 1/4 px, at least 1 px).
+    /// The pixel size used for layout (rounded to 1/4 px, at least 1 px).
     static func quantized(_ size: Double) -> Float { max(1, Float((size * 4).rounded()) / 4) }
 
-    /// Appends the glyphs of `block` (laid out at `pixelSize` with the chosen font) to ``glyphPath``,
-    /// each point mapped by `origin + R(angle) · (p − pivot)` where `p` is in block coordinates.
+    /// Queues the glyphs of `block` (laid out at `pixelSize` with the chosen font) for
+    /// ``drawPlacedGlyphs``, a point `p` of the block (pixels) going to `origin + R(angle) · (p − pivot)`.
+    /// Glyphs without ink (spaces) and malformed ones are left out.
     mutating func appendBlock(_ block: TextBlock, bold isBold: Bool, pixelSize: Float, origin: ScreenPoint,
                               pivot: SIMD2<Float>, cos c: Double, sin s: Double) {
         for line in block.lines {
             for glyph in line.glyphs {
-                let outline: GlyphOutline
-                do {
-                    outline = isBold ? try bold.outline(glyph.glyph, pixelSize: pixelSize)
-                        : try regular.outline(glyph.glyph, pixelSize: pixelSize)
-                } catch { continue }  // a malformed glyph is left out, never a crash
+                guard let field = isBold ? bold.field(glyph.glyph) : regular.field(glyph.glyph) else { continue }
                 let dx = Double(glyph.position.x - pivot.x), dy = Double(glyph.position.y - pivot.y)
-                if !outline.isEmpty {
-                    placedGlyphs.append(PlacedGlyph(glyph: glyph.glyph, bold: isBold, pixelSize: pixelSize, offset: (dx, dy),
-                                                    origin: origin, cos: c, sin: s))
-                }
-                for contour in outline.contours {
-                    glyphPath.beginContour()
-                    for p in contour {
-                        let x = Double(p.x) + dx, y = Double(p.y) + dy
-                        glyphPath.appendPoint(ScreenPoint(x: origin.x + c * x - s * y, y: origin.y + s * x + c * y))
-                    }
-                    glyphPath.endContour(closed: true, minimumCount: 3)
-                }
+                glyphPainter.glyphs.append(PlacedGlyph(field: field, pixelSize: pixelSize, offset: (dx, dy),
+                                                       origin: origin, cos: c, sin: s))
             }
         }
     }
@@ -126,62 +85,11 @@ struct TextRenderer {
                                                    letterSpacing: letterSpacing, justification: justification)
     }
 
-    /// Fills ``glyphPath`` with `color` after stroking it with a `halo`-wide border of `haloColor`
-    /// (round joins), then empties it.
-    ///
-    /// The halo is filled from cached per-glyph halo outlines (see ``haloOutlines``); as with
-    /// ``Painter/stroke(_:style:color:clip:into:)``, a halo under 1 px wide is drawn 1 px wide
-    /// with its alpha scaled by the width.
-    mutating func drawPath(color: Color, halo: Double, haloColor: Color, painter: inout Painter, view: PixelBufferView) {
-        defer { glyphPath.removeAll(); placedGlyphs.removeAll(keepingCapacity: true) }
-        guard !glyphPath.isEmpty else { return }
-        let width = 2 * halo
-        if width > 0 && width.isFinite && haloColor.alpha != 0 {
-            let strokeWidth = max(width, 1)
-            let paint = width < 1 ? haloColor.withAlphaScaled(by: width) : haloColor
-            haloPath.removeAll()
-            for placed in placedGlyphs { appendHalo(of: placed, strokeWidth: strokeWidth) }
-            painter.fill(haloPath, color: paint, rule: .nonZero, into: view)
-        }
-        if color.alpha != 0 { painter.fill(glyphPath, color: color, rule: .nonZero, into: view) }
-    }
-
-    /// Appends the halo outline of `placed` (stroked `strokeWidth` px wide) to ``haloPath``.
-    mutating func appendHalo(of placed: PlacedGlyph, strokeWidth: Double) {
-        let key = HaloKey(glyph: placed.glyph, bold: placed.bold, sizeBits: placed.pixelSize.bitPattern,
-                          strokeWidthBits: strokeWidth.bitPattern)
-        let outline: Path
-        if let cached = haloOutlines[key] {
-            outline = cached
-        } else {
-            let glyphOutline: GlyphOutline
-            do {
-                glyphOutline = placed.bold ? try bold.outline(placed.glyph, pixelSize: placed.pixelSize)
-                    : try regular.outline(placed.glyph, pixelSize: placed.pixelSize)
-            } catch { return }
-            var local = Path()
-            for contour in glyphOutline.contours {
-                local.beginContour()
-                for p in contour { local.appendPoint(ScreenPoint(x: Double(p.x), y: Double(p.y))) }
-                local.endContour(closed: true, minimumCount: 3)   // as appendBlock does
-            }
-            var stroked = Path()
-            stroker.stroke(local, style: StrokeStyle(width: strokeWidth, join: .round, tolerance: 0.25), into: &stroked)
-            if haloOutlines.count >= TextRenderer.layoutCacheLimit { haloOutlines.removeAll(keepingCapacity: true) }
-            haloOutlines[key] = stroked
-            outline = stroked
-        }
-        let (dx, dy) = placed.offset, o = placed.origin, c = placed.cos, s = placed.sin
-        outline.points.withUnsafeBufferPointer { points in
-            for contour in outline.contours {
-                haloPath.beginContour()
-                for i in contour.start..<contour.end {
-                    let x = points[i].x + dx, y = points[i].y + dy
-                    haloPath.appendPoint(ScreenPoint(x: o.x + c * x - s * y, y: o.y + s * x + c * y))
-                }
-                haloPath.endContour(closed: contour.isClosed, minimumCount: 1)
-            }
-        }
+    /// Draws the glyphs queued by ``appendBlock`` in `color` over a `halo`-px halo of `haloColor`
+    /// (see ``GlyphFieldPainter/draw(color:halo:haloColor:clip:into:)``) within the painter's rows,
+    /// then forgets them.
+    mutating func drawPlacedGlyphs(color: Color, halo: Double, haloColor: Color, painter: Painter, view: PixelBufferView) {
+        glyphPainter.draw(color: color, halo: halo, haloColor: haloColor, clip: painter.rowRect, into: view)
     }
 
     /// Draws one line of text with its top-left corner at `origin` (horizontal, no wrapping) and
@@ -193,7 +101,7 @@ struct TextRenderer {
         let px = TextRenderer.quantized(size)
         let block = layout(text, bold: isBold, pixelSize: px, maxWidth: nil)
         appendBlock(block, bold: isBold, pixelSize: px, origin: origin, pivot: .zero, cos: 1, sin: 0)
-        drawPath(color: color, halo: halo, haloColor: haloColor, painter: &painter, view: view)
+        drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
         return (Double(block.size.x), Double(block.size.y))
     }
 
