@@ -27,11 +27,29 @@ public struct Stroker: Sendable {
     var side: [ScreenPoint] = []
     var directions: [ScreenPoint] = []
     var lengths: [Double] = []
+    /// Scratch for joining contours end to end (see ``stroke(_:style:into:)``): every contour's
+    /// cleaned points, contour `c`'s at `pieces[pieceStart[c]..<pieceStart[c + 1]]`.
+    var pieces: [ScreenPoint] = []
+    var pieceStart: [Int] = []
+    /// The end points of the open contours that can be joined, sorted by position.
+    var ends: [ContourEnd] = []
+    /// By end code (``ContourEnd/code``): the code of the end it is joined to, or −1.
+    var partner: [Int32] = []
+    /// By contour: already stroked as part of a chain.
+    var chained: [Bool] = []
 
     public init() {}
 
     /// Appends the outline of every contour of `path` stroked with `style` (dashes ignored: see
     /// ``Dasher``) to `outline`.
+    ///
+    /// With round caps and round joins, open contours that end at exactly the same point are
+    /// stroked as one polyline, with a round join there instead of two round caps. Both strokes
+    /// are the set of points within width/2 of the lines (the union of the parts), so the look
+    /// is the same, with fewer edges: map data splits roads into many short ways that meet end to
+    /// end. Which ends join is decided at each point from the ends that meet there alone (in
+    /// contour order), so leaving out a contour changes the outline only within its own reach:
+    /// band renderers that skip features outside their rows still draw the same pixels.
     public mutating func stroke(_ path: Path, style strokeStyle: StrokeStyle, into outline: inout Path) {
         // The scalar part of the style: passing it by value retains nothing (StrokeStyle holds
         // the dash array, whose retain/release per join showed up in profiles).
@@ -39,28 +57,128 @@ public struct Stroker: Sendable {
                           tolerance: strokeStyle.tolerance)
         let halfWidth = strokeStyle.width / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
+        if style.cap == .round && style.join == .round && path.contours.count > 1 {
+            strokeJoiningEnds(path, halfWidth, style, into: &outline)
+            return
+        }
         for contour in path.contours {
             clean.removeAll(keepingCapacity: true)
-            var previous = ScreenPoint(x: .nan, y: .nan)
-            for i in contour.start..<contour.end {
-                let p = path.points[i]
-                guard p.x.isFinite && p.y.isFinite else { continue }
-                let dx = p.x - previous.x, dy = p.y - previous.y
-                if clean.isEmpty || dx * dx + dy * dy > 1e-18 { clean.append(p); previous = p }
+            Stroker.appendCleaned(path, contour, to: &clean)
+            strokeClean(closed: contour.isClosed, halfWidth, style, into: &outline)
+        }
+    }
+
+    /// Appends the finite points of `contour` to `out`, leaving out each point closer than
+    /// 1e-9 px to the one kept before it.
+    private static func appendCleaned(_ path: Path, _ contour: Path.Contour, to out: inout [ScreenPoint]) {
+        var previous = ScreenPoint(x: .nan, y: .nan)
+        var first = true
+        for i in contour.start..<contour.end {
+            let p = path.points[i]
+            guard p.x.isFinite && p.y.isFinite else { continue }
+            let dx = p.x - previous.x, dy = p.y - previous.y
+            if first || dx * dx + dy * dy > 1e-18 { out.append(p); previous = p; first = false }
+        }
+    }
+
+    /// Strokes the polyline in ``clean`` (a ring when `closed`).
+    private mutating func strokeClean(closed: Bool, _ halfWidth: Double, _ style: Shape, into outline: inout Path) {
+        if closed && clean.count > 1 {
+            let f = clean[0], l = clean[clean.count - 1]
+            if (f.x - l.x) * (f.x - l.x) + (f.y - l.y) * (f.y - l.y) <= 1e-18 { clean.removeLast() }
+        }
+        if clean.count == 1 {
+            addDot(clean[0], halfWidth, style, into: &outline)
+        } else if clean.count >= 2 {
+            if closed {
+                strokeClosed(halfWidth, style, into: &outline)
+            } else {
+                strokeOpen(halfWidth, style, into: &outline)
             }
-            if contour.isClosed && clean.count > 1 {
-                let f = clean[0], l = clean[clean.count - 1]
-                if (f.x - l.x) * (f.x - l.x) + (f.y - l.y) * (f.y - l.y) <= 1e-18 { clean.removeLast() }
+        }
+    }
+
+    /// Strokes `path` with its open contours joined end to end into chains (or rings, when a
+    /// chain comes back to where it started); see ``stroke(_:style:into:)``.
+    private mutating func strokeJoiningEnds(_ path: Path, _ halfWidth: Double, _ style: Shape,
+                                            into outline: inout Path) {
+        let count = path.contours.count
+        pieces.removeAll(keepingCapacity: true)
+        pieceStart.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        for (c, contour) in path.contours.enumerated() {
+            let start = pieces.count
+            pieceStart.append(start)
+            Stroker.appendCleaned(path, contour, to: &pieces)
+            if !contour.isClosed && pieces.count - start >= 2 {
+                let a = pieces[start], b = pieces[pieces.count - 1]
+                ends.append(ContourEnd(x: a.x, y: a.y, code: Int32(2 * c)))
+                ends.append(ContourEnd(x: b.x, y: b.y, code: Int32(2 * c + 1)))
             }
-            if clean.count == 1 {
-                addDot(clean[0], halfWidth, style, into: &outline)
-            } else if clean.count >= 2 {
-                if contour.isClosed {
-                    strokeClosed(halfWidth, style, into: &outline)
-                } else {
-                    strokeOpen(halfWidth, style, into: &outline)
-                }
+        }
+        pieceStart.append(pieces.count)
+        // Pair the ends meeting at each point in contour order: 1st with 2nd, 3rd with 4th, …
+        ends.sort { a, b in a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.code < b.code }
+        partner.removeAll(keepingCapacity: true)
+        partner.append(contentsOf: repeatElement(-1, count: 2 * count))
+        var i = 0
+        while i + 1 < ends.count {
+            if ends[i].x == ends[i + 1].x && ends[i].y == ends[i + 1].y {
+                partner[Int(ends[i].code)] = ends[i + 1].code
+                partner[Int(ends[i + 1].code)] = ends[i].code
+                i += 2
+            } else {
+                i += 1
             }
+        }
+        chained.removeAll(keepingCapacity: true)
+        chained.append(contentsOf: repeatElement(false, count: count))
+        for c in 0..<count where !chained[c] {
+            let contour = path.contours[c]
+            let pieceCount = pieceStart[c + 1] - pieceStart[c]
+            guard !contour.isClosed && pieceCount >= 2 else {
+                clean.removeAll(keepingCapacity: true)
+                clean.append(contentsOf: pieces[pieceStart[c]..<pieceStart[c + 1]])
+                strokeClean(closed: contour.isClosed, halfWidth, style, into: &outline)
+                continue
+            }
+            // Walk back to the chain's free end; coming back to c means a ring.
+            var entry = Int32(2 * c)
+            var isRing = false
+            while true {
+                let previous = partner[Int(entry)]
+                if previous < 0 { break }
+                entry = previous ^ 1
+                if Int(entry >> 1) == c { isRing = true; break }
+            }
+            // Walk forward, appending each contour in the direction it is entered.
+            clean.removeAll(keepingCapacity: true)
+            let first = Int(entry >> 1)
+            while true {
+                let k = Int(entry >> 1)
+                chained[k] = true
+                appendPiece(k, reversed: entry & 1 == 1)
+                let next = partner[Int(entry ^ 1)]
+                if next < 0 || Int(next >> 1) == first { break }
+                entry = next
+            }
+            strokeClean(closed: isRing, halfWidth, style, into: &outline)
+        }
+    }
+
+    /// Appends contour `k`'s cleaned points to ``clean`` (backwards when `reversed`), without the
+    /// first one when it repeats the last point already there (where two contours meet).
+    private mutating func appendPiece(_ k: Int, reversed: Bool) {
+        let range = pieceStart[k]..<pieceStart[k + 1]
+        let head = pieces[reversed ? range.upperBound - 1 : range.lowerBound]
+        var skip = 0
+        if let last = clean.last, (head.x - last.x) * (head.x - last.x) + (head.y - last.y) * (head.y - last.y) <= 1e-18 {
+            skip = 1
+        }
+        if reversed {
+            for i in stride(from: range.upperBound - 1 - skip, through: range.lowerBound, by: -1) { clean.append(pieces[i]) }
+        } else {
+            clean.append(contentsOf: pieces[(range.lowerBound + skip)..<range.upperBound])
         }
     }
 
@@ -218,4 +336,12 @@ public struct Stroker: Sendable {
             appendHalfTurn(p, from: n, through: d, to: negate(n), h, style.tolerance)
         }
     }
+}
+
+/// One end point of an open contour, for joining contours end to end.
+struct ContourEnd {
+    var x: Double
+    var y: Double
+    /// 2 × contour index, + 1 for the contour's last point.
+    var code: Int32
 }
