@@ -40,4 +40,6 @@ struct LayerMemo {
     var linePaint = FeatureMemo<(color: Color, width: Double)>()
     /// Fill and outline colour per feature.
     var fillPaint = FeatureMemo<(color: Color, outline: Color)>()
+    /// A symbol layer's layout per feature.
+    var symbolLayout = FeatureMemo<SymbolLayout>()
 }

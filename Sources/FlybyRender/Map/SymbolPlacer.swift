@@ -148,108 +148,98 @@ extension MapRenderer {
             let level = source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
+            prepareSymbolLayouts(li, layer, source, zoom: z)
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
                 collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
-                    placeSymbol(layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine, bold: bold, view)
+                    placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
+                                bold: bold, view)
                     k += 1
                 }
             }
         }
     }
 
-    private mutating func placeSymbol(_ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel, feature f: Int,
-                                      h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool, _ view: PixelBufferView) {
-        let z = g.zoom
-        let ctx = source.context(feature: f, states: featureStates)
-        var label = layer.string(.textField, zoom: z, feature: ctx)
-        switch layer.string(.textTransform, zoom: z, feature: ctx) {
-        case "uppercase": label = label.uppercased()
-        case "lowercase": label = label.lowercased()
-        default: break
+    private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
+                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool,
+                                      _ view: PixelBufferView) {
+        // A point label's anchor does not depend on the layout: reject off-screen candidates
+        // before looking the layout up.
+        var pointAnchor: ScreenPoint?
+        if !alongLine {
+            guard let p = MapRenderer.labelPoint(level, feature: f) else { return }
+            let w = h.depth(x: p.x, y: p.y)
+            guard w >= g.near && w <= g.far else { return }
+            let anchor = h.project(p.x, p.y)
+            guard isOnScreen(anchor, g) else { return }
+            pointAnchor = anchor
         }
-        let iconName = layer.string(.iconImage, zoom: z, feature: ctx)
-        let icon = iconName.isEmpty ? nil : images[iconName]
-        guard !label.isEmpty || icon != nil else { return }
-
-        let size = layer.number(.textSize, zoom: z, feature: ctx)
-        let px = TextRenderer.quantized(size)
-        let spacing = Float(layer.number(.textLetterSpacing, zoom: z, feature: ctx) * size)
-        let justification: TextJustification = {
-            switch layer.string(.textJustify, zoom: z, feature: ctx) {
-            case "left": return .left
-            case "right": return .right
-            default: return .center
-            }
-        }()
-        let maxWidth = alongLine ? nil : Float(layer.number(.textMaxWidth, zoom: z, feature: ctx) * size)
-        let block = label.isEmpty ? nil : textLayout(label, bold: bold, px: px, maxWidth: maxWidth, spacing: spacing, justification: justification)
+        let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, bold: bold)
+        let icon = layout.iconName.isEmpty ? nil : images[layout.iconName]
+        guard !layout.label.isEmpty || icon != nil else { return }
+        let block = layout.block
         let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
 
         // Anchor on screen, and the rotation of the label.
         var anchor: ScreenPoint
         var angle = 0.0
-        if alongLine {
+        if let pointAnchor {
+            anchor = pointAnchor
+        } else {
             guard let a = lineAnchor(level, feature: f, h: h, g, labelWidth: blockW) else { return }
             anchor = a.point
             angle = a.angle
-        } else {
-            guard let p = MapRenderer.labelPoint(level, feature: f) else { return }
-            let w = h.depth(x: p.x, y: p.y)
-            guard w >= g.near && w <= g.far else { return }
-            anchor = h.project(p.x, p.y)
+            guard isOnScreen(anchor, g) else { return }
         }
-        guard anchor.x >= 0 && anchor.y >= 0 && anchor.x <= Double(width) && anchor.y <= Double(height),
-              anchor.y > g.horizonY + 4 else { return }
 
         // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
-        let textAnchor = layer.string(.textAnchor, zoom: z, feature: ctx)
-        var (ox, oy) = MapRenderer.anchorOffset(textAnchor, width: blockW, height: blockH)
-        if let off = layer.numbers(.textOffset, zoom: z, feature: ctx), off.count == 2 {
-            ox += off[0] * size; oy += off[1] * size
-        }
+        var (ox, oy) = MapRenderer.anchorOffset(layout.textAnchor, width: blockW, height: blockH)
+        ox += layout.textOffset.x; oy += layout.textOffset.y
         let c = mapCos(angle), s = mapSin(angle)
-        let textPadding = layer.number(.textPadding, zoom: z, feature: ctx)
         var textBox: SymbolBox?
         if block != nil {
-            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: textPadding, layer.id, label)
+            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.textPadding, layer.id,
+                                             layout.label)
             textBox?.featureIndex = f
         }
         var iconBox: SymbolBox?
-        var iconScale = 1.0, iconRotate = 0.0, iconCenter = anchor
+        let iconScale = layout.iconScale, iconRotate = layout.iconRotate
+        var iconCenter = anchor
         if let icon {
-            iconScale = layer.number(.iconSize, zoom: z, feature: ctx)
-            iconRotate = layer.number(.iconRotate, zoom: z, feature: ctx) * Double.pi / 180
             let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
-            var (ix, iy) = MapRenderer.anchorOffset(layer.string(.iconAnchor, zoom: z, feature: ctx), width: iw, height: ih)
-            if let off = layer.numbers(.iconOffset, zoom: z, feature: ctx), off.count == 2 {
-                ix += off[0] * iconScale; iy += off[1] * iconScale
-            }
+            var (ix, iy) = MapRenderer.anchorOffset(layout.iconAnchor, width: iw, height: ih)
+            ix += layout.iconOffset.x; iy += layout.iconOffset.y
             iconCenter = ScreenPoint(x: anchor.x + ix + iw / 2, y: anchor.y + iy + ih / 2)
             let ext = iconRotate == 0 ? (iw / 2, ih / 2) : {
                 let cr = abs(mapCos(iconRotate)), sr = abs(mapSin(iconRotate))
                 return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
             }()
-            let pad = layer.number(.iconPadding, zoom: z, feature: ctx)
+            let pad = layout.iconPadding
             iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
                                 maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
                                 featureIndex: f)
         }
         // Collision.
-        let textAllow = layer.bool(.textAllowOverlap, zoom: z, feature: ctx)
-        let iconAllow = layer.bool(.iconAllowOverlap, zoom: z, feature: ctx)
-        var textOK = textBox.map { textAllow || placer.isFree($0) } ?? false
-        var iconOK = iconBox.map { iconAllow || placer.isFree($0) } ?? false
+        var textOK = textBox.map { layout.textAllowOverlap || placer.isFree($0) } ?? false
+        var iconOK = iconBox.map { layout.iconAllowOverlap || placer.isFree($0) } ?? false
         if textBox != nil && iconBox != nil {
             // Both or neither, unless the other one is optional.
             if !(textOK && iconOK) {
-                let textOptional = layer.bool(.textOptional, zoom: z, feature: ctx)
-                let iconOptional = layer.bool(.iconOptional, zoom: z, feature: ctx)
-                if iconOK && textOptional { textOK = false } else if textOK && iconOptional { iconOK = false } else { textOK = false; iconOK = false }
+                if iconOK && layout.textOptional {
+                    textOK = false
+                } else if textOK && layout.iconOptional {
+                    iconOK = false
+                } else {
+                    textOK = false; iconOK = false
+                }
             }
         }
+        // Paint is read for the placed symbols only.
+        guard textOK || iconOK else { return }
+        let z = g.zoom
+        let ctx = source.context(feature: f, states: featureStates)
         if let b = iconBox, iconOK {
             placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx))
             if let icon {
@@ -265,14 +255,15 @@ extension MapRenderer {
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
-            text.appendBlock(block, bold: bold, pixelSize: px, origin: anchor, pivot: pivot, cos: c, sin: s)
+            text.appendBlock(block, bold: bold, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s)
             text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
         }
     }
 
-    private mutating func textLayout(_ t: String, bold: Bool, px: Float, maxWidth: Float?, spacing: Float,
-                                     justification: TextJustification) -> TextBlock {
-        text.cachedLayout(t, bold: bold, pixelSize: px, maxWidth: maxWidth, letterSpacing: spacing, justification: justification)
+    /// True when a label anchored at `p` may be placed: inside the frame and at least 4 px below
+    /// the horizon.
+    func isOnScreen(_ p: ScreenPoint, _ g: FrameGeometry) -> Bool {
+        p.x >= 0 && p.y >= 0 && p.x <= Double(width) && p.y <= Double(height) && p.y > g.horizonY + 4
     }
 
     /// Offset of a `width × height` box's top-left corner from the anchor for a Mapbox anchor

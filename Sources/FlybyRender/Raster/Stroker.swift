@@ -24,6 +24,8 @@ public struct Stroker: Sendable {
     }
 
     var clean: [ScreenPoint] = []
+    /// Empty, or for each point of ``clean`` whether two contours were joined there.
+    var joints: [Bool] = []
     var side: [ScreenPoint] = []
     var directions: [ScreenPoint] = []
     var lengths: [Double] = []
@@ -48,8 +50,11 @@ public struct Stroker: Sendable {
     /// are the set of points within width/2 of the lines (the union of the parts), so the look
     /// is the same, with fewer edges: map data splits roads into many short ways that meet end to
     /// end. Which ends join is decided at each point from the ends that meet there alone (in
-    /// contour order), so leaving out a contour changes the outline only within its own reach:
-    /// band renderers that skip features outside their rows still draw the same pixels.
+    /// contour order), and a join where contours meet keeps the offset points of both ends (the
+    /// inner side goes through the point itself), so every edge farther than width/2 from that
+    /// point is the edge of the contour stroked alone: leaving out a contour changes the outline
+    /// only within its own reach, and band renderers that skip features outside their rows still
+    /// draw the same pixels, to the fixed-point rounding of each edge.
     public mutating func stroke(_ path: Path, style strokeStyle: StrokeStyle, into outline: inout Path) {
         // The scalar part of the style: passing it by value retains nothing (StrokeStyle holds
         // the dash array, whose retain/release per join showed up in profiles).
@@ -61,6 +66,7 @@ public struct Stroker: Sendable {
             strokeJoiningEnds(path, halfWidth, style, into: &outline)
             return
         }
+        joints.removeAll(keepingCapacity: true)
         for contour in path.contours {
             clean.removeAll(keepingCapacity: true)
             Stroker.appendCleaned(path, contour, to: &clean)
@@ -85,7 +91,10 @@ public struct Stroker: Sendable {
     private mutating func strokeClean(closed: Bool, _ halfWidth: Double, _ style: Shape, into outline: inout Path) {
         if closed && clean.count > 1 {
             let f = clean[0], l = clean[clean.count - 1]
-            if (f.x - l.x) * (f.x - l.x) + (f.y - l.y) * (f.y - l.y) <= 1e-18 { clean.removeLast() }
+            if (f.x - l.x) * (f.x - l.x) + (f.y - l.y) * (f.y - l.y) <= 1e-18 {
+                clean.removeLast()
+                if !joints.isEmpty { joints.removeLast() }
+            }
         }
         if clean.count == 1 {
             addDot(clean[0], halfWidth, style, into: &outline)
@@ -138,6 +147,7 @@ public struct Stroker: Sendable {
             let pieceCount = pieceStart[c + 1] - pieceStart[c]
             guard !contour.isClosed && pieceCount >= 2 else {
                 clean.removeAll(keepingCapacity: true)
+                joints.removeAll(keepingCapacity: true)
                 clean.append(contentsOf: pieces[pieceStart[c]..<pieceStart[c + 1]])
                 strokeClean(closed: contour.isClosed, halfWidth, style, into: &outline)
                 continue
@@ -153,6 +163,7 @@ public struct Stroker: Sendable {
             }
             // Walk forward, appending each contour in the direction it is entered.
             clean.removeAll(keepingCapacity: true)
+            joints.removeAll(keepingCapacity: true)
             let first = Int(entry >> 1)
             while true {
                 let k = Int(entry >> 1)
@@ -162,25 +173,32 @@ public struct Stroker: Sendable {
                 if next < 0 || Int(next >> 1) == first { break }
                 entry = next
             }
+            if isRing { joints[0] = true }
             strokeClean(closed: isRing, halfWidth, style, into: &outline)
         }
     }
 
     /// Appends contour `k`'s cleaned points to ``clean`` (backwards when `reversed`), without the
-    /// first one when it repeats the last point already there (where two contours meet).
+    /// first one when it repeats the last point already there, which becomes a joint.
     private mutating func appendPiece(_ k: Int, reversed: Bool) {
         let range = pieceStart[k]..<pieceStart[k + 1]
         let head = pieces[reversed ? range.upperBound - 1 : range.lowerBound]
         var skip = 0
         if let last = clean.last, (head.x - last.x) * (head.x - last.x) + (head.y - last.y) * (head.y - last.y) <= 1e-18 {
             skip = 1
+            joints[joints.count - 1] = true
         }
+        let added = range.count - skip
         if reversed {
             for i in stride(from: range.upperBound - 1 - skip, through: range.lowerBound, by: -1) { clean.append(pieces[i]) }
         } else {
             clean.append(contentsOf: pieces[(range.lowerBound + skip)..<range.upperBound])
         }
+        joints.append(contentsOf: repeatElement(false, count: added))
     }
+
+    /// Whether point `i` of ``clean`` is a joint (see ``joints``).
+    @inline(__always) private func isJoint(_ i: Int) -> Bool { !joints.isEmpty && joints[i] }
 
     private mutating func addDot(_ p: ScreenPoint, _ h: Double, _ style: Shape, into outline: inout Path) {
         switch style.cap {
@@ -210,7 +228,7 @@ public struct Stroker: Sendable {
         var incoming = first, incomingLength = firstLength, outgoingLength = 0.0
         for i in 1..<(n - 1) {
             let outgoing = direction(clean[i], clean[i + 1], &outgoingLength)
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style, joint: isJoint(i))
             incoming = outgoing; incomingLength = outgoingLength
         }
         side.append(offset(clean[n - 1], last, h))
@@ -220,7 +238,7 @@ public struct Stroker: Sendable {
         incoming = negate(last); incomingLength = lastLength
         for i in stride(from: n - 2, to: 0, by: -1) {
             let outgoing = negate(direction(clean[i - 1], clean[i], &outgoingLength))
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style)
+            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style, joint: isJoint(i))
             incoming = outgoing; incomingLength = outgoingLength
         }
         side.append(offset(clean[0], negate(first), h))
@@ -241,14 +259,15 @@ public struct Stroker: Sendable {
         side.removeAll(keepingCapacity: true)
         for i in 0..<n {
             let previous = i == 0 ? n - 1 : i - 1
-            appendJoin(clean[i], directions[previous], lengths[previous], directions[i], lengths[i], h, style)
+            appendJoin(clean[i], directions[previous], lengths[previous], directions[i], lengths[i], h, style,
+                       joint: isJoint(i))
         }
         outline.appendContour(side, closed: true)
         side.removeAll(keepingCapacity: true)
         for i in stride(from: n - 1, through: 0, by: -1) {
             let previous = i == 0 ? n - 1 : i - 1
             appendJoin(clean[i], negate(directions[i]), lengths[i], negate(directions[previous]), lengths[previous],
-                       h, style)
+                       h, style, joint: isJoint(i))
         }
         outline.appendContour(side, closed: true)
     }
@@ -262,9 +281,11 @@ public struct Stroker: Sendable {
     }
 
     /// Appends the left-side outline at vertex `p` between unit directions `a` (in, over a segment
-    /// of `lengthA` px) and `b` (out, over `lengthB` px).
+    /// of `lengthA` px) and `b` (out, over `lengthB` px). At a `joint` (where two contours were
+    /// joined) the outline always passes through both offset points `offset(p, a)` and
+    /// `offset(p, b)`, the last and first points of the two contours stroked alone.
     private mutating func appendJoin(_ p: ScreenPoint, _ a: ScreenPoint, _ lengthA: Double, _ b: ScreenPoint,
-                                     _ lengthB: Double, _ h: Double, _ style: Shape) {
+                                     _ lengthB: Double, _ h: Double, _ style: Shape, joint: Bool = false) {
         let cross = a.x * b.y - a.y * b.x
         let dot = a.x * b.x + a.y * b.y
         let na = ScreenPoint(x: -a.y, y: a.x), nb = ScreenPoint(x: -b.y, y: b.x)
@@ -272,17 +293,22 @@ public struct Stroker: Sendable {
             // Turning towards the left: the left side is the inner side. The inner offset lines
             // meet h·tan(φ/2) = h·cross/(1 + dot) before and after the vertex; when that is within
             // half of both segments, the meeting point alone is the exact outline (no overlap).
-            // Otherwise go through the vertex itself, which is right for any lengths.
+            // Otherwise go through the vertex itself, which is right for any lengths. At a joint
+            // the offset points stay, with the meeting point between them (zero-area spikes
+            // along the offset lines).
             let s = 1 + dot
             if s > 1e-9 && h * cross <= 0.5 * s * min(lengthA, lengthB) {
                 let k = h / s
+                if joint { side.append(offset(p, a, h)) }
                 side.append(ScreenPoint(x: p.x + k * (na.x + nb.x), y: p.y + k * (na.y + nb.y)))
+                if joint { side.append(offset(p, b, h)) }
             } else {
                 side.append(offset(p, a, h)); side.append(p); side.append(offset(p, b, h))
             }
             return
         }
         if cross >= -1e-9 && dot > 0 {
+            if joint { side.append(offset(p, a, h)) }
             side.append(offset(p, b, h))   // straight on
             return
         }
