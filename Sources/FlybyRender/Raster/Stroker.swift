@@ -326,15 +326,27 @@ public struct Stroker: Sendable {
                 side.append(offset(p, a, h)); side.append(offset(p, b, h))
             }
         case .round:
-            side.append(offset(p, a, h))
             let sum = ScreenPoint(x: na.x + nb.x, y: na.y + nb.y)
             if sum.x * sum.x + sum.y * sum.y < 1e-12 {
+                side.append(offset(p, a, h))
                 appendHalfTurn(p, from: na, through: a, to: nb, h, style.tolerance)
-            } else {
-                let levels = CircleDirections.halvings(radius: h, tolerance: style.tolerance,
-                                                       cosine: na.x * nb.x + na.y * nb.y)
-                CircleDirections.appendHalvedArc(center: p, radius: h, from: na, to: nb, levels: levels, into: &side)
+                side.append(offset(p, b, h))
+                return
             }
+            let cosine = na.x * nb.x + na.y * nb.y
+            let levels = CircleDirections.halvings(radius: h, tolerance: style.tolerance, cosine: cosine)
+            // A gentle turn whose arc needs no inner point: its chord lies h·(1 − cos(φ/2)) inside
+            // the arc, the miter point h·(1/cos(φ/2) − 1) outside it (1/cos(φ/2) = √(2/(1 + cos φ))).
+            // Within the tolerance, the miter point alone is one outline point instead of two.
+            // Not at a joint, which keeps both offset points (see stroke(_:style:into:)).
+            let s = 1 + cosine
+            if levels == 0 && !joint && h * ((2 / s).squareRoot() - 1) <= style.tolerance {
+                let k = h / s
+                side.append(ScreenPoint(x: p.x + k * sum.x, y: p.y + k * sum.y))
+                return
+            }
+            side.append(offset(p, a, h))
+            CircleDirections.appendHalvedArc(center: p, radius: h, from: na, to: nb, levels: levels, into: &side)
             side.append(offset(p, b, h))
         }
     }
