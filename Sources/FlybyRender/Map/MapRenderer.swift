@@ -63,8 +63,6 @@ public struct MapRenderer {
     var path = Path()
     var strokePath = Path()
     var hits: [Int32] = []
-    /// This frame's R-tree query results by source (see ``SourceQueryCache``).
-    var queries = SourceQueryCache()
     var order: [(key: Double, feature: Int32)] = []
     var lineItems: [LineItem] = []
     var clipper = DepthClipper()
@@ -122,7 +120,6 @@ public struct MapRenderer {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height)
         let zoom = camera.zoom
-        queries.forget()
         // Background: clear to the first opaque background colour, blend the others.
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
@@ -154,7 +151,6 @@ public struct MapRenderer {
     /// Draws the fill, line and circle layers (and the custom layers between them) in style order,
     /// into the rows of ``painter``.
     mutating func drawLayers(_ g: FrameGeometry, _ view: PixelBufferView) {
-        queries.forget()  // band renderers start their frames here, not in render(camera:)
         for (k, layer) in style.style.layers.enumerated() {
             if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
             guard layer.isVisible(atZoom: g.zoom) else { continue }
@@ -176,11 +172,7 @@ public struct MapRenderer {
                                   sortKey: StyleProperty?) {
         hits.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
-        if let sourceIndex = layer.sourceIndex {
-            queries.query(source, sourceIndex: sourceIndex, g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
-        } else {
-            source.data.query(g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
-        }
+        source.data.query(g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
         let keyExpression = sortKey.flatMap { layer.isFeatureDependent($0) ? layer.expression($0) : nil }
         let constantKey = sortKey.map { layer.number($0, zoom: g.zoom) } ?? 0
         let count = source.data.features.count
