@@ -7,8 +7,8 @@ extension MapRenderer {
         (index * height / count)..<((index + 1) * height / count)
     }
 
-    /// Draws the style layers on ``threads`` threads, each band renderer drawing every layer into
-    /// its own rows of `view`.
+    /// Draws the style layers, the sky and the placed symbols (``symbolDraws``) on ``threads``
+    /// threads, each band renderer drawing them into its own rows of `view`.
     ///
     /// Why the pixels equal one thread's: every band renderer walks the same features in the same
     /// order and builds the same paths (projection, clipping, stroking and dashing never depend on
@@ -16,8 +16,8 @@ extension MapRenderer {
     /// ``PathFiller``), and a band only writes its own rows. So the split may be anything: after
     /// each frame the bands are moved so that each takes the same share of the last frame's work
     /// (``balancedBands(_:costs:height:)``; a pitched city frame costs far more per row near the
-    /// camera than at the top). Placement of symbols, the sky, the puck and the ornaments stay on
-    /// the calling thread, after the bands have finished.
+    /// camera than at the top). Symbols are placed on the calling thread before the bands start
+    /// (placement reads no pixels); the puck and the ornaments are drawn after they finish.
     mutating func drawLayersInBands(_ g: FrameGeometry, _ view: PixelBufferView) {
         let count = threads
         if bandRenderers.count != count || bandBounds.count != count + 1 {
@@ -45,11 +45,14 @@ extension MapRenderer {
         var costs = [Double](repeating: 0, count: count)
         costs.withUnsafeMutableBufferPointer { costStorage in
             bandRenderers.withUnsafeMutableBufferPointer { bands in
-                let shared = BandPointer(base: bands.baseAddress.unsafelyUnwrapped, costs: costStorage.baseAddress.unsafelyUnwrapped)
+                let shared = BandPointer(base: bands.baseAddress.unsafelyUnwrapped, costs: costStorage.baseAddress.unsafelyUnwrapped,
+                                         symbols: symbolDraws)
                 DispatchQueue.concurrentPerform(iterations: count) { k in
                     // Thread CPU time: what the band cost, whatever else the machine runs.
                     let start = RasterBench.threadCPUMilliseconds()
                     shared.base[k].drawLayers(g, view)
+                    if g.pitched { shared.base[k].drawSky(g, view) }
+                    shared.base[k].drawSymbols(shared.symbols, view)
                     shared.costs[k] = RasterBench.threadCPUMilliseconds() - start
                 }
             }
@@ -88,4 +91,6 @@ extension MapRenderer {
 private struct BandPointer: @unchecked Sendable {
     let base: UnsafeMutablePointer<MapRenderer>
     let costs: UnsafeMutablePointer<Double>
+    /// The placed symbols, read by every band (a value: never written while the bands run).
+    let symbols: [SymbolDraw]
 }

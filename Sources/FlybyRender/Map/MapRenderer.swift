@@ -68,6 +68,8 @@ public struct MapRenderer {
     var clipper = DepthClipper()
     var text: TextRenderer
     var placer = SymbolPlacer()
+    /// The labels and icons placed for the current frame, in drawing order.
+    var symbolDraws: [SymbolDraw] = []
     var images: [String: PixelBuffer] = [:]
     /// Draw only the style layers whose index is in this range (nil: all), for per-layer timing
     /// and debugging; background layers, the sky and the ornaments are always drawn.
@@ -133,14 +135,15 @@ public struct MapRenderer {
             buffer.fill(buffer.bounds, color: c)
         }
         if !cleared { buffer.clear(to: .white) }
+        if showsSymbols { placeSymbols(g) } else { placer.reset(); symbolDraws.removeAll() }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
-                drawLayersInBands(g, view)
+                drawLayersInBands(g, view)   // the layers, the sky and the symbols, band by band
             } else {
                 drawLayers(g, view)
+                if g.pitched { drawSky(g, view) }
+                drawSymbols(symbolDraws, view)
             }
-            if g.pitched { drawSky(g, view) }
-            if showsSymbols { placeAndDrawSymbols(g, view) } else { placer.reset() }
             if let puck { drawPuck(puck, g, view) }
             drawOrnaments(camera, g, view)
         }
@@ -494,8 +497,9 @@ public struct MapRenderer {
         let hy = g.horizonY
         guard hy > 0 else { return }
         let skyHeight = hy
-        let last = min(height, Int(hy.rounded(.up)))
-        for y in 0..<last {
+        let rows = painter.rows   // a band renderer draws only its rows
+        let last = min(rows.upperBound, Int(hy.rounded(.up)))
+        for y in rows.lowerBound..<max(rows.lowerBound, last) {
             let dist = hy - (Double(y) + 0.5)
             let t = min(1, max(0, dist / (skyHeight * blend)))
             let c = StyleColor.interpolate(horizon, skyColor, t * t * (3 - 2 * t))
@@ -505,8 +509,8 @@ public struct MapRenderer {
         // Fog below the horizon.
         let fogRows = Double(height) * 0.15 * fogBlend
         guard fogRows >= 1 else { return }
-        let first = max(0, Int(hy.rounded(.down)))
-        let end = min(height, Int((hy + fogRows).rounded(.up)))
+        let first = max(rows.lowerBound, Int(hy.rounded(.down)))
+        let end = min(rows.upperBound, Int((hy + fogRows).rounded(.up)))
         guard first < end else { return }
         for y in first..<end {
             let d = (Double(y) + 0.5 - hy) / fogRows
