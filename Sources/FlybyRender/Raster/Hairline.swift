@@ -182,19 +182,17 @@ enum Hairline {
                         // Wrapping arithmetic: indices are inside the frame, and the checks cost
                         // instructions on every pixel.
                         var p = base + (i &* majorStep &+ j &* minorStep)
-                        let weight = length * 256
+                        let weight = length * 255
                         while j <= j1 {
                             // The band's overlap with row j: the full row between the ends.
                             let top = j == first ? lo : Double(j)
                             let bottom = j == last ? hi : Double(j &+ 1)
-                            let alpha = UInt32(truncatingIfNeeded: Hairline.roundedInt((bottom - top) * weight))
-                            if alpha != 0 {
-                                if alpha >= 256 && sourceIsOpaque {
-                                    p.pointee = source
-                                } else {
-                                    let s = alpha >= 256 ? source : scaleAll(source, alpha)
-                                    p.pointee = s &+ PixelBlend.scale(p.pointee, by: 255 &- s >> 24)
-                                }
+                            let alpha = UInt32(truncatingIfNeeded: min(255, Hairline.roundedInt((bottom - top) * weight)))
+                            if alpha == 255 && sourceIsOpaque {
+                                p.pointee = source
+                            } else if alpha != 0 {
+                                p.pointee = sourceIsOpaque ? PixelBlend.blendOpaque(source, coverage: alpha, p.pointee)
+                                    : PixelBlend.sourceOver(source, coverage: alpha, p.pointee)
                             }
                             p += minorStep
                             j &+= 1

@@ -487,7 +487,8 @@ struct CoverageAccumulator {
                         if a == 255 && sourceIsOpaque {
                             pixels[col] = source
                         } else if a != 0 {
-                            pixels[col] = PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
+                            pixels[col] = sourceIsOpaque ? PixelBlend.blendOpaque(source, coverage: a, pixels[col])
+                                : PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
                         }
                     }
                     x = col &+ 1
