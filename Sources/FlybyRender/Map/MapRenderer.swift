@@ -64,6 +64,9 @@ public struct MapRenderer {
     var strokePath = Path()
     var hits: [Int32] = []
     var order: [(key: Double, feature: Int32)] = []
+    var sortScratch: [(key: Double, feature: Int32)] = []
+    /// What ``hits`` holds: the R-tree hits of this source, box and zoom (see ``collectFeatures``).
+    var lastQuery: QueryKey?
     var lineItems: [LineItem] = []
     var clipper = DepthClipper()
     var text: TextRenderer
@@ -173,9 +176,17 @@ public struct MapRenderer {
     /// memo when still valid.
     mutating func collectFeatures(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ g: FrameGeometry, copy: Int,
                                   sortKey: StyleProperty?) {
-        hits.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
-        source.data.query(g.queryBox(copy: copy), zoom: g.zoom, into: &hits)
+        // Layers sharing a source (roads: paths, casing, road, labels) ask the same question in a
+        // frame: the R-tree is searched once per source, box and zoom.
+        // Hits are kept in feature (document) order, the order features are drawn in.
+        let query = QueryKey(source: layer.sourceIndex ?? -1, box: g.queryBox(copy: copy), zoom: g.zoom)
+        if lastQuery != query || query.source < 0 {
+            hits.removeAll(keepingCapacity: true)
+            source.data.query(query.box, zoom: g.zoom, into: &hits)
+            hits.sort()
+            lastQuery = query
+        }
         let keyExpression = sortKey.flatMap { layer.isFeatureDependent($0) ? layer.expression($0) : nil }
         let constantKey = sortKey.map { layer.number($0, zoom: g.zoom) } ?? 0
         let count = source.data.features.count
@@ -206,10 +217,30 @@ public struct MapRenderer {
             }
             order.append((key, f))
         }
-        if let sortKey, layer.expression(sortKey) != nil {
-            // Stable: equal keys keep document order.
-            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.feature < $1.feature }
+        if let sortKey, layer.expression(sortKey) != nil { MapRenderer.sortByKey(&order, scratch: &sortScratch) }
+    }
+
+    /// Sorts features (given in feature order) by key, equal keys in feature order (the order
+    /// Mapbox draws a tile's features in). Sort keys take few distinct values (a road class, a
+    /// rank), so when there are at most 16 the features are dealt into buckets in stable passes
+    /// instead of sorted by comparison (measured: the comparison sort was 2 % of a city frame).
+    static func sortByKey(_ order: inout [(key: Double, feature: Int32)], scratch: inout [(key: Double, feature: Int32)]) {
+        var keys: [Double] = []
+        for item in order where !keys.contains(item.key) {
+            keys.append(item.key)
+            if keys.count > 16 { break }
         }
+        guard keys.count <= 16 else {
+            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.feature < $1.feature }
+            return
+        }
+        guard keys.count > 1 else { return }
+        keys.sort()
+        scratch.removeAll(keepingCapacity: true)
+        for key in keys {
+            for item in order where item.key == key { scratch.append(item) }
+        }
+        swap(&order, &scratch)
     }
 
     /// Appends feature `f`'s rings of the given kind (polygon rings, or lines and polygon outlines)
@@ -519,6 +550,13 @@ public struct MapRenderer {
             view.fill(PixelRect(minX: 0, minY: y, maxX: width, maxY: y + 1), premultiplied: pixelColor(fog, a).premultipliedARGB)
         }
     }
+}
+
+/// A source's R-tree query in a frame (unit-Mercator box, zoom).
+struct QueryKey: Equatable {
+    var source: Int
+    var box: MercatorBox
+    var zoom: Double
 }
 
 /// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:)``).
