@@ -7,8 +7,9 @@ extension MapRenderer {
         (index * height / count)..<((index + 1) * height / count)
     }
 
-    /// Draws the style layers, the sky and the placed symbols (``symbolDraws``) on ``threads``
-    /// threads, each band renderer drawing them into its own rows of `view`.
+    /// Draws the frame (``drawFrame(_:_:puck:symbols:_:)``: background, layers, sky, the placed
+    /// symbols ``symbolDraws``, puck, ornaments) on ``threads`` threads, each band renderer
+    /// drawing it into its own rows of `view`.
     ///
     /// Why the pixels equal one thread's: every band renderer walks the same features in the same
     /// order and builds the same paths (projection, clipping, stroking and dashing never depend on
@@ -16,9 +17,9 @@ extension MapRenderer {
     /// ``PathFiller``), and a band only writes its own rows. So the split may be anything: after
     /// each frame the bands are moved so that each takes the same share of the last frame's work
     /// (``balancedBands(_:costs:height:)``; a pitched city frame costs far more per row near the
-    /// camera than at the top). Symbols are placed on the calling thread before the bands start
-    /// (placement reads no pixels); the puck and the ornaments are drawn after they finish.
-    mutating func drawLayersInBands(_ g: FrameGeometry, _ view: PixelBufferView) {
+    /// camera than at the top). Only symbol placement stays on the calling thread, before the
+    /// bands start (it reads no pixels).
+    mutating func drawFrameInBands(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, _ view: PixelBufferView) {
         let count = threads
         if bandRenderers.count != count || bandBounds.count != count + 1 {
             bandBounds = (0...count).map { $0 * height / count }
@@ -35,6 +36,10 @@ extension MapRenderer {
             bandRenderers[k].painter.setRows(bandBounds[k]..<bandBounds[k + 1])
             bandRenderers[k].layerRange = layerRange
             bandRenderers[k].mapPlaneLineWidths = mapPlaneLineWidths
+            bandRenderers[k].showsOrnaments = showsOrnaments
+            bandRenderers[k].showsScaleBar = showsScaleBar
+            bandRenderers[k].showsCompass = showsCompass
+            bandRenderers[k].attribution = attribution
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.
@@ -50,9 +55,7 @@ extension MapRenderer {
                 DispatchQueue.concurrentPerform(iterations: count) { k in
                     // Thread CPU time: what the band cost, whatever else the machine runs.
                     let start = RasterBench.threadCPUMilliseconds()
-                    shared.base[k].drawLayers(g, view)
-                    if g.pitched { shared.base[k].drawSky(g, view) }
-                    shared.base[k].drawSymbols(shared.symbols, view)
+                    shared.base[k].drawFrame(camera, g, puck: puck, symbols: shared.symbols, view)
                     shared.costs[k] = RasterBench.threadCPUMilliseconds() - start
                 }
             }
@@ -87,7 +90,7 @@ extension MapRenderer {
 }
 
 /// The band renderers' storage and their cost slots, handed to the worker threads: each thread
-/// touches only its own elements, and both arrays outlive ``MapRenderer/drawLayersInBands(_:_:)``'s wait.
+/// touches only its own elements, and both arrays outlive ``MapRenderer/drawFrameInBands(_:_:puck:_:)``'s wait.
 private struct BandPointer: @unchecked Sendable {
     let base: UnsafeMutablePointer<MapRenderer>
     let costs: UnsafeMutablePointer<Double>

@@ -80,7 +80,7 @@ public struct MapRenderer {
     /// Lines thin out with distance when pitched (see ``drawLine(_:_:_:_:)``).
     var mapPlaneLineWidths = true
     /// Threads that rasterize the style layers, each into its own band of rows (1: this thread
-    /// only). The pixels are the same for every count (see ``drawLayersInBands(_:_:)``); frames
+    /// only). The pixels are the same for every count (see ``drawFrameInBands(_:_:puck:_:)``); frames
     /// with custom layers are drawn on one thread.
     public var threads = 1 {
         didSet { threads = max(1, min(threads, 64)) }
@@ -124,32 +124,43 @@ public struct MapRenderer {
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height)
-        let zoom = camera.zoom
-        // Background: clear to the first opaque background colour, blend the others.
+        if showsSymbols { placeSymbols(g) } else { placer.reset(); symbolDraws.removeAll() }
+        buffer.withView { view in
+            if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
+                drawFrameInBands(camera, g, puck: puck, view)
+            } else {
+                drawFrame(camera, g, puck: puck, symbols: symbolDraws, view)
+            }
+        }
+    }
+
+    /// Everything of a frame but symbol placement, into this renderer's rows (its painter's
+    /// band): the background, the layers, the sky, the placed `symbols`, the puck, the ornaments.
+    mutating func drawFrame(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
+                            _ view: PixelBufferView) {
+        drawBackground(g.zoom, view)
+        drawLayers(g, view)
+        if g.pitched { drawSky(g, view) }
+        drawSymbols(symbols, view)
+        if let puck { drawPuck(puck, g, view) }
+        drawOrnaments(camera, g, view)
+    }
+
+    /// The background layers over this renderer's rows: the first opaque one is the clear colour
+    /// (one pass, no blending), later ones blend; white when there is none.
+    func drawBackground(_ zoom: Double, _ view: PixelBufferView) {
+        let rows = painter.rowRect
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
             let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom))
             if !cleared {
                 cleared = true
-                // An opaque first background is the clear colour itself: one pass over the frame, not two.
-                if c.alpha == 255 { buffer.clear(to: c); continue }
-                buffer.clear(to: .white)
+                if c.alpha == 255 { view.fill(rows, premultiplied: c.premultipliedARGB); continue }
+                view.fill(rows, premultiplied: Color.white.premultipliedARGB)
             }
-            buffer.fill(buffer.bounds, color: c)
+            view.fill(rows, premultiplied: c.premultipliedARGB)
         }
-        if !cleared { buffer.clear(to: .white) }
-        if showsSymbols { placeSymbols(g) } else { placer.reset(); symbolDraws.removeAll() }
-        buffer.withView { view in
-            if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
-                drawLayersInBands(g, view)   // the layers, the sky and the symbols, band by band
-            } else {
-                drawLayers(g, view)
-                if g.pitched { drawSky(g, view) }
-                drawSymbols(symbolDraws, view)
-            }
-            if let puck { drawPuck(puck, g, view) }
-            drawOrnaments(camera, g, view)
-        }
+        if !cleared { view.fill(rows, premultiplied: Color.white.premultipliedARGB) }
     }
 
     // MARK: Layers
@@ -296,7 +307,7 @@ public struct MapRenderer {
         }
     }
 
-    /// True for a band renderer (``drawLayersInBands(_:_:)``), whose painter draws only some rows.
+    /// True for a band renderer (``drawFrameInBands(_:_:puck:_:)``), whose painter draws only some rows.
     var paintsOnlyPartOfTheFrame: Bool { painter.rows.count != height }
 
     /// True when a feature with unit-Mercator bounds `b` (world copy of `h`), drawn with `reach`
