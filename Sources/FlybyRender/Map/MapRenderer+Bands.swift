@@ -7,9 +7,9 @@ extension MapRenderer {
         (index * height / count)..<((index + 1) * height / count)
     }
 
-    /// Draws the frame (``drawFrame(_:_:puck:symbols:_:)``: background, layers, sky, the placed
-    /// symbols ``symbolDraws``, puck, ornaments) on ``threads`` threads, each band renderer
-    /// drawing it into its own rows of `view`.
+    /// Draws the frame on ``threads`` threads, each band renderer drawing it into its own rows
+    /// of `view` (``drawMap(_:_:)``, then ``drawSymbolsAndOverlays(_:_:puck:symbols:_:)``), while
+    /// the symbols are placed at the same time.
     ///
     /// Why the pixels equal one thread's: every band renderer walks the same features in the same
     /// order and builds the same paths (projection, clipping, stroking and dashing never depend on
@@ -17,8 +17,7 @@ extension MapRenderer {
     /// ``PathFiller``), and a band only writes its own rows. So the split may be anything: after
     /// each frame the bands are moved so that each takes the same share of the last frame's work
     /// (``balancedBands(_:costs:height:)``; a pitched city frame costs far more per row near the
-    /// camera than at the top). Only symbol placement stays on the calling thread, before the
-    /// bands start (it reads no pixels).
+    /// camera than at the top). Symbol placement reads no pixels, so it runs alongside the maps.
     mutating func drawFrameInBands(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, _ view: PixelBufferView) {
         let count = threads
         if bandRenderers.count != count || bandBounds.count != count + 1 {
@@ -47,20 +46,43 @@ extension MapRenderer {
                 bandRenderers[k].stateGeneration = stateGeneration
             }
         }
-        var costs = [Double](repeating: 0, count: count)
-        costs.withUnsafeMutableBufferPointer { costStorage in
-            bandRenderers.withUnsafeMutableBufferPointer { bands in
-                let shared = BandPointer(base: bands.baseAddress.unsafelyUnwrapped, costs: costStorage.baseAddress.unsafelyUnwrapped,
-                                         symbols: symbolDraws)
-                DispatchQueue.concurrentPerform(iterations: count) { k in
-                    // Thread CPU time: what the band cost, whatever else the machine runs.
-                    let start = RasterBench.threadCPUMilliseconds()
-                    shared.base[k].drawFrame(camera, g, puck: puck, symbols: shared.symbols, view)
-                    shared.costs[k] = RasterBench.threadCPUMilliseconds() - start
+        // Iteration 0 places the symbols (on this renderer) while iterations 1…count draw the
+        // bands' maps; a band waits for the placement only when it comes to draw the symbols.
+        // Iterations are handed out in order, so the placement is always taken first and never
+        // waits behind a waiting band.
+        var bands: [MapRenderer] = []
+        swap(&bands, &bandRenderers)   // out of `self`: placement and bands never share storage
+        defer { swap(&bands, &bandRenderers) }
+        var costs = [Double](repeating: 0, count: count + 1)   // the bands', then the placement's
+        let placed = DispatchSemaphore(value: 0)
+        withUnsafeMutablePointer(to: &self) { me in
+            costs.withUnsafeMutableBufferPointer { costStorage in
+                bands.withUnsafeMutableBufferPointer { bandStorage in
+                    let shared = BandWork(renderer: me, bands: bandStorage.baseAddress.unsafelyUnwrapped,
+                                          costs: costStorage.baseAddress.unsafelyUnwrapped)
+                    DispatchQueue.concurrentPerform(iterations: count + 1) { k in
+                        // Thread CPU time: what the work cost, whatever else the machine runs.
+                        let start = RasterBench.threadCPUMilliseconds()
+                        if k == 0 {
+                            shared.renderer.pointee.placeSymbols(g)
+                            shared.costs[count] = RasterBench.threadCPUMilliseconds() - start
+                            for _ in 0..<count { placed.signal() }
+                            return
+                        }
+                        shared.bands[k - 1].drawMap(g, view)
+                        placed.wait()
+                        shared.bands[k - 1].drawSymbolsAndOverlays(camera, g, puck: puck, symbols: shared.renderer.pointee.symbolDraws,
+                                                                   view)
+                        shared.costs[k - 1] = RasterBench.threadCPUMilliseconds() - start
+                    }
                 }
             }
         }
-        bandBounds = MapRenderer.balancedBands(bandBounds, costs: costs, height: height)
+        // The thread that placed the symbols goes on to the last band (iterations are taken in
+        // order), so that band's share is smaller by the placement's cost.
+        var bandCosts = Array(costs[0..<count])
+        bandCosts[count - 1] += costs[count]
+        bandBounds = MapRenderer.balancedBands(bandBounds, costs: bandCosts, height: height)
     }
 
     /// Band boundaries (`count + 1` rows, from 0 to `height`) that share the work equally, given
@@ -89,11 +111,12 @@ extension MapRenderer {
     }
 }
 
-/// The band renderers' storage and their cost slots, handed to the worker threads: each thread
-/// touches only its own elements, and both arrays outlive ``MapRenderer/drawFrameInBands(_:_:puck:_:)``'s wait.
-private struct BandPointer: @unchecked Sendable {
-    let base: UnsafeMutablePointer<MapRenderer>
+/// What the worker threads of ``MapRenderer/drawFrameInBands(_:_:puck:_:)`` share: the renderer
+/// that places the symbols, the band renderers and the cost slots. Each thread writes only its
+/// own band and slot; the bands read the renderer's placed symbols only after the placement has
+/// signalled; everything outlives the wait.
+private struct BandWork: @unchecked Sendable {
+    let renderer: UnsafeMutablePointer<MapRenderer>
+    let bands: UnsafeMutablePointer<MapRenderer>
     let costs: UnsafeMutablePointer<Double>
-    /// The placed symbols, read by every band (a value: never written while the bands run).
-    let symbols: [SymbolDraw]
 }

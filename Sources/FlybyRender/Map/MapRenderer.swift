@@ -124,23 +124,33 @@ public struct MapRenderer {
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height)
-        if showsSymbols { placeSymbols(g) } else { placer.reset(); symbolDraws.removeAll() }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
             } else {
-                drawFrame(camera, g, puck: puck, symbols: symbolDraws, view)
+                placeSymbols(g)
+                drawMap(g, view)
+                drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)
             }
         }
     }
 
-    /// Everything of a frame but symbol placement, into this renderer's rows (its painter's
-    /// band): the background, the layers, the sky, the placed `symbols`, the puck, the ornaments.
-    mutating func drawFrame(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
-                            _ view: PixelBufferView) {
+    /// Places the frame's labels and icons into ``symbolDraws`` (none when ``showsSymbols`` is off).
+    mutating func placeSymbols(_ g: FrameGeometry) {
+        if showsSymbols { placeAllSymbols(g) } else { placer.reset(); symbolDraws.removeAll() }
+    }
+
+    /// The map under the symbols, into this renderer's rows (its painter's band): the
+    /// background, the layers and the sky.
+    mutating func drawMap(_ g: FrameGeometry, _ view: PixelBufferView) {
         drawBackground(g.zoom, view)
         drawLayers(g, view)
         if g.pitched { drawSky(g, view) }
+    }
+
+    /// What goes over the map, into this renderer's rows: the placed `symbols`, the puck, the ornaments.
+    mutating func drawSymbolsAndOverlays(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
+                                         _ view: PixelBufferView) {
         drawSymbols(symbols, view)
         if let puck { drawPuck(puck, g, view) }
         drawOrnaments(camera, g, view)

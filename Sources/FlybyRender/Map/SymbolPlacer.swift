@@ -138,7 +138,7 @@ extension MapRenderer {
     /// Places the labels and icons of every symbol layer (see ``SymbolPlacer``) and records what
     /// to draw in ``symbolDraws``, in drawing order. Placement never reads pixels, so it can run
     /// before the layers are drawn, and the drawing can then be split into row bands.
-    mutating func placeSymbols(_ g: FrameGeometry) {
+    mutating func placeAllSymbols(_ g: FrameGeometry) {
         placer.reset()
         placer.camera = g.transform.state
         symbolDraws.removeAll(keepingCapacity: true)
