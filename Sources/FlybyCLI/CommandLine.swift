@@ -88,24 +88,23 @@ public enum FlybyCommandLine {
         // `flyby` alone is `flyby window` on the world style (CONTRACTS.md §1).
         guard let first = args.first else { try WindowCommand.run([], out); return }
         let rest = Array(args.dropFirst())
+        // `flyby <command> --help` answers for every command, as `flyby help <command>` does.
+        if first != "help" && commands.contains(where: { $0.name == first }) && (rest.contains("--help") || rest.contains("-h")) {
+            out.print(try help(for: first))
+            return
+        }
         switch first {
         case "--help", "-h": out.print(usage())
         case "--version": out.print("flyby \(version)")
         case "help":
-            if let c = rest.first { out.print(try help(for: c)) } else { out.print(usage()) }
+            if let c = rest.first, c != "--help", c != "-h" { out.print(try help(for: c)) } else { out.print(usage()) }
         case "trace": try TraceCommand.run(rest, out)
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
         case "soak": try SoakCommand.run(rest, out)
-        case "play":
-            if rest.contains("--help") || rest.contains("-h") { out.print(PlayCommand.help); return }
-            try PlayCommand.run(rest, out)
-        case "plot":
-            if rest.contains("--help") || rest.contains("-h") { out.print(PlotCommand.help); return }
-            try PlotCommand.run(rest, out)
-        case "snapshot":
-            if rest.contains("--help") || rest.contains("-h") { out.print(SnapshotCommand.help); return }
-            try SnapshotCommand.run(rest, out)
+        case "play": try PlayCommand.run(rest, out)
+        case "plot": try PlotCommand.run(rest, out)
+        case "snapshot": try SnapshotCommand.run(rest, out)
         case "window": try WindowCommand.run(rest, out)
         default:
             if first.hasPrefix("-") { throw CommandError("unknown option '\(first)' (see 'flyby help')") }

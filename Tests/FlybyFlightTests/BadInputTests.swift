@@ -139,6 +139,18 @@ import Testing
         #expect(out.stderrText.contains(message), "\(out.stderrText)")
     }
 
+    /// `flyby <command> --help` (or `-h`, anywhere after the command) prints that command's help
+    /// and exits 0, for every command, whatever else is on the line.
+    @Test(arguments: ["window", "trace", "play", "snapshot", "diff", "plot", "bench", "soak", "help"])
+    func everyCommandAnswersHelp(_ command: String) {
+        let withOthers = command == "help" ? [] : [[command, "render", "--frames", "x", "--help"]]
+        for args in [[command, "--help"], [command, "-h"]] + withOthers {
+            let out = CommandOutput(captures: true)
+            #expect(FlybyCommandLine.run(arguments: args, output: out) == 0, "\(args): \(out.stderrText)")
+            #expect(out.stdoutText.contains("usage:"), "\(args)")
+        }
+    }
+
     @Test func helpAndVersionAnswer() {
         for args in [["--help"], ["help"], ["help", "trace"], ["help", "diff"], ["help", "bench"], ["--version"]] {
             let out = CommandOutput(captures: true)

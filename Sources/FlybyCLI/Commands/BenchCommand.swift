@@ -22,7 +22,7 @@ enum BenchCommand {
                                   3 warm-up frames, then N frames, default 60), on this thread
       render.min_ms, render.p90_ms  the fastest and the 90th-percentile frame
       render.cpu_median_ms        median thread CPU time per frame (immune to other processes); with
-                                  --threads N > 1 only the calling thread's share (symbols, sky, ornaments)
+                                  --threads N > 1 only the calling thread's share (it draws a band or places the symbols)
       render.load_ms              loading and parsing the style and its data, once
       render.labels               labels and icons placed in the last frame
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID

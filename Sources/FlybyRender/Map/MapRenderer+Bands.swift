@@ -7,8 +7,9 @@ extension MapRenderer {
         (index * height / count)..<((index + 1) * height / count)
     }
 
-    /// Draws the style layers on ``threads`` threads, each band renderer drawing every layer into
-    /// its own rows of `view`.
+    /// Draws the frame on ``threads`` threads, each band renderer drawing it into its own rows
+    /// of `view` (``drawMap(_:_:)``, then ``drawSymbolsAndOverlays(_:_:puck:symbols:_:)``), while
+    /// the symbols are placed at the same time.
     ///
     /// Why the pixels equal one thread's: every band renderer walks the same features in the same
     /// order and builds the same paths (projection, clipping, stroking and dashing never depend on
@@ -16,9 +17,8 @@ extension MapRenderer {
     /// ``PathFiller``), and a band only writes its own rows. So the split may be anything: after
     /// each frame the bands are moved so that each takes the same share of the last frame's work
     /// (``balancedBands(_:costs:height:)``; a pitched city frame costs far more per row near the
-    /// camera than at the top). Placement of symbols, the sky, the puck and the ornaments stay on
-    /// the calling thread, after the bands have finished.
-    mutating func drawLayersInBands(_ g: FrameGeometry, _ view: PixelBufferView) {
+    /// camera than at the top). Symbol placement reads no pixels, so it runs alongside the maps.
+    mutating func drawFrameInBands(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, _ view: PixelBufferView) {
         let count = threads
         if bandRenderers.count != count || bandBounds.count != count + 1 {
             bandBounds = (0...count).map { $0 * height / count }
@@ -35,6 +35,10 @@ extension MapRenderer {
             bandRenderers[k].painter.setRows(bandBounds[k]..<bandBounds[k + 1])
             bandRenderers[k].layerRange = layerRange
             bandRenderers[k].mapPlaneLineWidths = mapPlaneLineWidths
+            bandRenderers[k].showsOrnaments = showsOrnaments
+            bandRenderers[k].showsScaleBar = showsScaleBar
+            bandRenderers[k].showsCompass = showsCompass
+            bandRenderers[k].attribution = attribution
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.
@@ -42,19 +46,43 @@ extension MapRenderer {
                 bandRenderers[k].stateGeneration = stateGeneration
             }
         }
-        var costs = [Double](repeating: 0, count: count)
-        costs.withUnsafeMutableBufferPointer { costStorage in
-            bandRenderers.withUnsafeMutableBufferPointer { bands in
-                let shared = BandPointer(base: bands.baseAddress.unsafelyUnwrapped, costs: costStorage.baseAddress.unsafelyUnwrapped)
-                DispatchQueue.concurrentPerform(iterations: count) { k in
-                    // Thread CPU time: what the band cost, whatever else the machine runs.
-                    let start = RasterBench.threadCPUMilliseconds()
-                    shared.base[k].drawLayers(g, view)
-                    shared.costs[k] = RasterBench.threadCPUMilliseconds() - start
+        // Iteration 0 places the symbols (on this renderer) while iterations 1…count draw the
+        // bands' maps; a band waits for the placement only when it comes to draw the symbols.
+        // Iterations are handed out in order, so the placement is always taken first and never
+        // waits behind a waiting band.
+        var bands: [MapRenderer] = []
+        swap(&bands, &bandRenderers)   // out of `self`: placement and bands never share storage
+        defer { swap(&bands, &bandRenderers) }
+        var costs = [Double](repeating: 0, count: count + 1)   // the bands', then the placement's
+        let placed = DispatchSemaphore(value: 0)
+        withUnsafeMutablePointer(to: &self) { me in
+            costs.withUnsafeMutableBufferPointer { costStorage in
+                bands.withUnsafeMutableBufferPointer { bandStorage in
+                    let shared = BandWork(renderer: me, bands: bandStorage.baseAddress.unsafelyUnwrapped,
+                                          costs: costStorage.baseAddress.unsafelyUnwrapped)
+                    DispatchQueue.concurrentPerform(iterations: count + 1) { k in
+                        // Thread CPU time: what the work cost, whatever else the machine runs.
+                        let start = RasterBench.threadCPUMilliseconds()
+                        if k == 0 {
+                            shared.renderer.pointee.placeSymbols(g)
+                            shared.costs[count] = RasterBench.threadCPUMilliseconds() - start
+                            for _ in 0..<count { placed.signal() }
+                            return
+                        }
+                        shared.bands[k - 1].drawMap(g, view)
+                        placed.wait()
+                        shared.bands[k - 1].drawSymbolsAndOverlays(camera, g, puck: puck, symbols: shared.renderer.pointee.symbolDraws,
+                                                                   view)
+                        shared.costs[k - 1] = RasterBench.threadCPUMilliseconds() - start
+                    }
                 }
             }
         }
-        bandBounds = MapRenderer.balancedBands(bandBounds, costs: costs, height: height)
+        // The thread that placed the symbols goes on to the last band (iterations are taken in
+        // order), so that band's share is smaller by the placement's cost.
+        var bandCosts = Array(costs[0..<count])
+        bandCosts[count - 1] += costs[count]
+        bandBounds = MapRenderer.balancedBands(bandBounds, costs: bandCosts, height: height)
     }
 
     /// Band boundaries (`count + 1` rows, from 0 to `height`) that share the work equally, given
@@ -83,9 +111,12 @@ extension MapRenderer {
     }
 }
 
-/// The band renderers' storage and their cost slots, handed to the worker threads: each thread
-/// touches only its own elements, and both arrays outlive ``MapRenderer/drawLayersInBands(_:_:)``'s wait.
-private struct BandPointer: @unchecked Sendable {
-    let base: UnsafeMutablePointer<MapRenderer>
+/// What the worker threads of ``MapRenderer/drawFrameInBands(_:_:puck:_:)`` share: the renderer
+/// that places the symbols, the band renderers and the cost slots. Each thread writes only its
+/// own band and slot; the bands read the renderer's placed symbols only after the placement has
+/// signalled; everything outlives the wait.
+private struct BandWork: @unchecked Sendable {
+    let renderer: UnsafeMutablePointer<MapRenderer>
+    let bands: UnsafeMutablePointer<MapRenderer>
     let costs: UnsafeMutablePointer<Double>
 }

@@ -135,10 +135,13 @@ extension MapRenderer {
         return best.map { (point: $0.0, angle: $0.1) }
     }
 
-    /// Places and draws the labels and icons of every symbol layer (see ``SymbolPlacer``).
-    mutating func placeAndDrawSymbols(_ g: FrameGeometry, _ view: PixelBufferView) {
+    /// Places the labels and icons of every symbol layer (see ``SymbolPlacer``) and records what
+    /// to draw in ``symbolDraws``, in drawing order. Placement never reads pixels, so it can run
+    /// before the layers are drawn, and the drawing can then be split into row bands.
+    mutating func placeAllSymbols(_ g: FrameGeometry) {
         placer.reset()
         placer.camera = g.transform.state
+        symbolDraws.removeAll(keepingCapacity: true)
         let z = g.zoom
         let layers = style.style.layers
         for li in stride(from: layers.count - 1, through: 0, by: -1) {
@@ -155,7 +158,7 @@ extension MapRenderer {
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
                     placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
-                                bold: bold, view)
+                                bold: bold)
                     k += 1
                 }
             }
@@ -163,8 +166,7 @@ extension MapRenderer {
     }
 
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
-                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool,
-                                      _ view: PixelBufferView) {
+                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool) {
         // A point label's anchor does not depend on the layout: reject off-screen candidates
         // before looking the layout up.
         var pointAnchor: ScreenPoint?
@@ -244,7 +246,7 @@ extension MapRenderer {
             placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx))
             if let icon {
                 let opacity = layer.number(.iconOpacity, zoom: z, feature: ctx)
-                drawImage(icon, center: iconCenter, scale: iconScale, rotation: iconRotate, opacity: opacity, view)
+                symbolDraws.append(.icon(icon, center: iconCenter, scale: iconScale, rotation: iconRotate, opacity: opacity))
             }
         }
         if let b = textBox, textOK, let block {
@@ -255,8 +257,22 @@ extension MapRenderer {
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
-            text.appendBlock(block, bold: bold, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s)
-            text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
+            symbolDraws.append(.text(block, bold: bold, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
+                                     color: color, halo: halo, haloColor: haloColor))
+        }
+    }
+
+    /// Draws placed symbols (``symbolDraws``) into this renderer's rows (its painter's band).
+    /// Every pixel is computed from the symbol alone, so bands give the pixels of one whole frame.
+    mutating func drawSymbols(_ draws: [SymbolDraw], _ view: PixelBufferView) {
+        for draw in draws {
+            switch draw {
+            case let .icon(image, center, scale, rotation, opacity):
+                drawImage(image, center: center, scale: scale, rotation: rotation, opacity: opacity, rows: painter.rows, view)
+            case let .text(block, bold, px, origin, pivot, c, s, color, halo, haloColor):
+                text.appendBlock(block, bold: bold, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
+                text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
+            }
         }
     }
 
@@ -300,13 +316,14 @@ extension MapRenderer {
     /// Draws `image` centred at `center`, scaled and rotated (radians, clockwise on screen), with
     /// bilinear sampling and premultiplied source-over.
     func drawImage(_ image: PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double,
-                   _ view: PixelBufferView) {
+                   rows: Range<Int>? = nil, _ view: PixelBufferView) {
         guard scale > 0, image.width > 0, image.height > 0, opacity > 0 else { return }
         let c = mapCos(rotation), s = mapSin(rotation)
         let hw = Double(image.width) * scale / 2, hh = Double(image.height) * scale / 2
         let ex = hw * abs(c) + hh * abs(s), ey = hw * abs(s) + hh * abs(c)
         let x0 = max(0, Int((center.x - ex).rounded(.down))), x1 = min(view.width, Int((center.x + ex).rounded(.up)))
-        let y0 = max(0, Int((center.y - ey).rounded(.down))), y1 = min(view.height, Int((center.y + ey).rounded(.up)))
+        let y0 = max(rows?.lowerBound ?? 0, Int((center.y - ey).rounded(.down)))
+        let y1 = min(rows?.upperBound ?? view.height, view.height, Int((center.y + ey).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         let alpha = UInt32(min(1, opacity) * 256)
         let iw = image.width, ih = image.height
@@ -333,6 +350,15 @@ extension MapRenderer {
             }
         }
     }
+}
+
+/// A placed label or icon, as recorded by ``MapRenderer/placeSymbols(_:)`` for drawing.
+enum SymbolDraw {
+    /// An image centred at `center` (pixels), scaled, rotated (radians, clockwise on screen).
+    case icon(PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double)
+    /// A laid-out text block whose point `pivot` lands on `origin`, rotated by (`cos`, `sin`).
+    case text(TextBlock, bold: Bool, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
+              color: Color, halo: Double, haloColor: Color)
 }
 
 /// Each channel of a premultiplied pixel × `f` / 256.

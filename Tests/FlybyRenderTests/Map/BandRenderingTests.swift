@@ -16,13 +16,16 @@ import Testing
         ("city", CameraState(center: helsinki, zoom: 15, bearing: 40, pitch: 60)),
     ]
 
+    /// A puck in the middle of Helsinki, with a heading and an accuracy ring (drawn in the city scenes).
+    static let puck = PuckState(location: Location(coordinate: helsinki, timestamp: 0, course: 30, horizontalAccuracy: 40))
+
     func render(_ style: String, _ camera: CameraState, threads: Int, states: FeatureStateStore = FeatureStateStore(),
-                frames: Int = 1) throws -> PixelBuffer {
+                frames: Int = 1, puck: PuckState? = nil) throws -> PixelBuffer {
         var r = try MapRenderer(style: try #require(BandRenderingTests.styles[style]), width: 480, height: 270)
         r.threads = threads
         r.featureStates = states
         var frame = PixelBuffer(width: 480, height: 270)
-        for _ in 0..<frames { r.render(camera: camera, into: &frame) }
+        for _ in 0..<frames { r.render(camera: camera, puck: puck, into: &frame) }
         return frame
     }
 
@@ -35,11 +38,12 @@ import Testing
     @Test(arguments: 0..<4)
     func bandsOnSeveralThreadsDrawWhatOneThreadDraws(scene: Int) throws {
         let (style, camera) = BandRenderingTests.cameras[scene]
-        let single = try render(style, camera, threads: 1)
+        let puck = style == "city" ? BandRenderingTests.puck : nil
+        let single = try render(style, camera, threads: 1, puck: puck)
         // 7 bands of 270 rows: uneven band heights, boundaries at rows that are not multiples of 8.
         for threads in [2, 3, 7] {
             // Three frames: the later ones draw with the bands moved to balance the work.
-            let banded = try render(style, camera, threads: threads, frames: 3)
+            let banded = try render(style, camera, threads: threads, frames: 3, puck: puck)
             #expect(differingPixels(banded, single) == 0, "\(style), pitch \(camera.pitch), \(threads) threads")
         }
     }

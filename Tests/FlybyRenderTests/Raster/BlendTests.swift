@@ -15,6 +15,24 @@ import Testing
         }
     }
 
+    /// The opaque blend is `round((s·c + d·(255 − c)) / 255)` per channel, for every coverage and
+    /// destination value and a spread of source values.
+    @Test func opaqueBlendIsExactlyRounded() {
+        for c in UInt32(0)...255 {
+            for d in UInt32(0)...255 {
+                for s in stride(from: UInt32(0), through: 255, by: 17) {
+                    let expected = UInt32((Double(s * c + d * (255 - c)) / 255).rounded())
+                    let got = PixelBlend.blendOpaque(255 << 24 | s << 16 | s << 8 | s, coverage: c, d << 24 | d << 16 | d << 8 | d)
+                    let alpha = UInt32((Double(255 * c + d * (255 - c)) / 255).rounded())
+                    if got != alpha << 24 | expected << 16 | expected << 8 | expected {
+                        Issue.record("s \(s) d \(d) c \(c): \(String(got, radix: 16))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     /// Source-over of a straight colour with alpha 0, 128 and 255 matches the Double formula
     /// `round(s·a/255) + round(d·(255 − round(a·cov/255))/255)` exactly, per channel.
     @Test(arguments: [0, 128, 255])

@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// A path wholly inside the frame takes the filler's shortcut (no clipping); the same path
+    /// with an off-frame contour added (which covers nothing) takes the clipping route. Both
+    /// must give the same pixels, for polygons touching the frame's edges too.
+    @Test(arguments: 0..<8)
+    func insidePathsGiveThePixelsOfTheClippingRoute(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 300)
+        let (w, h) = (40, 30)
+        var rings: [[ScreenPoint]] = []
+        for _ in 0..<4 {
+            let ring = randomRadialPolygon(&rng, center: pt(rng.range(5, 35), rng.range(5, 25)), maxRadius: 9)
+            rings.append(ring.map { pt(min(max($0.x, 0), Double(w)), min(max($0.y, 0), Double(h))) })
+        }
+        let inside = Path(rings: rings)
+        let withOutside = Path(rings: rings + [[pt(50, 3), pt(60, 9), pt(55, 20)]])
+        for rule in [FillRule.nonZero, .evenOdd] {
+            let direct = fillAlpha(inside, rule: rule, width: w, height: h)
+            #expect(direct == fillAlpha(withOutside, rule: rule, width: w, height: h), "seed \(seed) \(rule)")
+            #expect(direct.contains { $0 != 0 })
+        }
+    }
+
     /// A pentagram {5/2}: its centre has winding 2, so non-zero fills it and even-odd leaves it empty.
     @Test func nonZeroAndEvenOddDifferOnSelfOverlappingStar() {
         let (w, h) = (40, 40)

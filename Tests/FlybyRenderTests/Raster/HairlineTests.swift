@@ -63,10 +63,10 @@ import Testing
     /// A dash end inside a pixel column gives that column its on-share, and the pattern runs on
     /// across vertices and along lines drawn right to left.
     @Test func dashPhaseRunsOnAcrossVerticesAndDirections() {
-        // 2.5 on, 1.5 off from x = 40 leftwards: columns 39, 38 on, 37 half on (alpha 127 of
-        // 255 after the blend's rounding), 36 off, 35 and 34 on, 33 half on.
+        // 2.5 on, 1.5 off from x = 40 leftwards: columns 39, 38 on, 37 half on (alpha 127.5
+        // rounds to 128), 36 off, 35 and 34 on, 33 half on.
         let leftward = Array(hairlineAlpha([pt(40, 10.5), pt(0, 10.5)], dashes: [2.5, 1.5])[(10 * 48)..<(11 * 48)])
-        #expect(Array(leftward[33...39]) == [127, 255, 255, 0, 127, 255, 255], "\(leftward[33...39])")
+        #expect(Array(leftward[33...39]) == [128, 255, 255, 0, 128, 255, 255], "\(leftward[33...39])")
         // An L-shaped path: 6 px right then down; the pattern (4 on, 4 off) continues round the corner.
         let corner = hairlineAlpha([pt(0, 2.5), pt(6, 2.5), pt(6, 30)], width: 1, dashes: [4, 4])
         func at(_ x: Int, _ y: Int) -> Int { corner[y * 48 + x] }
