@@ -2,11 +2,6 @@ import Dispatch
 import FlybyCore
 
 extension MapRenderer {
-    /// The rows of band `index` of `count`: the frame's rows split as evenly as whole rows allow.
-    static func bandRows(_ index: Int, of count: Int, height: Int) -> Range<Int> {
-        (index * height / count)..<((index + 1) * height / count)
-    }
-
     /// Draws the frame on ``threads`` threads, each band renderer drawing it into its own rows
     /// of `view` (``drawMap(_:_:)``, then ``drawSymbolsAndOverlays(_:_:puck:symbols:_:)``), while
     /// the symbols are placed at the same time.
