@@ -15,21 +15,36 @@ struct SymbolLayout {
     var pixelSize: Float
     /// The laid-out label (nil for an empty label).
     var block: TextBlock?
-    var textAnchor: String
-    /// `text-offset` in pixels (ems × size), (0, 0) when unset.
-    var textOffset: (x: Double, y: Double)
-    var textPadding: Double
-    var textAllowOverlap: Bool
-    var textOptional: Bool
+    /// Where the text's box goes and how it collides (`text-anchor`, `text-offset` in ems × size, …).
+    var text = Box()
     /// `icon-size` (a scale), `icon-rotate` in radians.
-    var iconScale: Double
-    var iconRotate: Double
-    var iconAnchor: String
-    /// `icon-offset` in pixels (image pixels × scale), (0, 0) when unset.
-    var iconOffset: (x: Double, y: Double)
-    var iconPadding: Double
-    var iconAllowOverlap: Bool
-    var iconOptional: Bool
+    var iconScale = 1.0
+    var iconRotate = 0.0
+    /// Where the icon's box goes and how it collides (`icon-anchor`, `icon-offset` in image pixels × scale, …).
+    var icon = Box()
+
+    /// The properties the text and the icon each have: `*-anchor`, `*-offset` (in pixels here),
+    /// `*-padding`, `*-allow-overlap`, `*-optional`.
+    struct Box {
+        var anchor = ""
+        var offset: (x: Double, y: Double) = (0, 0)
+        var padding = 0.0
+        var allowOverlap = false
+        var optional = false
+
+        /// Reads the five properties of one part; `offset` is multiplied by `unit` (pixels per offset unit).
+        init(_ layer: StyleLayer, zoom z: Double, feature ctx: FeatureContext, unit: Double,
+             anchor: StyleProperty, offset: StyleProperty, padding: StyleProperty, allowOverlap: StyleProperty,
+             optional: StyleProperty) {
+            self.anchor = layer.string(anchor, zoom: z, feature: ctx)
+            if let off = layer.numbers(offset, zoom: z, feature: ctx), off.count == 2 { self.offset = (off[0] * unit, off[1] * unit) }
+            self.padding = layer.number(padding, zoom: z, feature: ctx)
+            self.allowOverlap = layer.bool(allowOverlap, zoom: z, feature: ctx)
+            self.optional = layer.bool(optional, zoom: z, feature: ctx)
+        }
+
+        init() {}
+    }
 
     /// Every property ``SymbolLayout`` reads, for the memo's invalidation.
     static let properties: [StyleProperty] = [
@@ -54,10 +69,7 @@ extension MapRenderer {
         }
         let iconName = layer.string(.iconImage, zoom: z, feature: ctx)
         let size = layer.number(.textSize, zoom: z, feature: ctx)
-        var layout = SymbolLayout(label: label, iconName: iconName, textSize: size, pixelSize: TextRenderer.quantized(size),
-                                  block: nil, textAnchor: "", textOffset: (0, 0), textPadding: 0, textAllowOverlap: false,
-                                  textOptional: false, iconScale: 1, iconRotate: 0, iconAnchor: "", iconOffset: (0, 0),
-                                  iconPadding: 0, iconAllowOverlap: false, iconOptional: false)
+        var layout = SymbolLayout(label: label, iconName: iconName, textSize: size, pixelSize: TextRenderer.quantized(size))
         if !label.isEmpty {
             let spacing = Float(layer.number(.textLetterSpacing, zoom: z, feature: ctx) * size)
             let justification: TextJustification = {
@@ -70,25 +82,15 @@ extension MapRenderer {
             let maxWidth = alongLine ? nil : Float(layer.number(.textMaxWidth, zoom: z, feature: ctx) * size)
             layout.block = text.cachedLayout(label, bold: bold, pixelSize: layout.pixelSize, maxWidth: maxWidth,
                                              letterSpacing: spacing, justification: justification)
-            layout.textAnchor = layer.string(.textAnchor, zoom: z, feature: ctx)
-            if let off = layer.numbers(.textOffset, zoom: z, feature: ctx), off.count == 2 {
-                layout.textOffset = (off[0] * size, off[1] * size)
-            }
-            layout.textPadding = layer.number(.textPadding, zoom: z, feature: ctx)
-            layout.textAllowOverlap = layer.bool(.textAllowOverlap, zoom: z, feature: ctx)
-            layout.textOptional = layer.bool(.textOptional, zoom: z, feature: ctx)
+            layout.text = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: size, anchor: .textAnchor, offset: .textOffset,
+                                           padding: .textPadding, allowOverlap: .textAllowOverlap, optional: .textOptional)
         }
         if !iconName.isEmpty {
             let scale = layer.number(.iconSize, zoom: z, feature: ctx)
             layout.iconScale = scale
             layout.iconRotate = layer.number(.iconRotate, zoom: z, feature: ctx) * Double.pi / 180
-            layout.iconAnchor = layer.string(.iconAnchor, zoom: z, feature: ctx)
-            if let off = layer.numbers(.iconOffset, zoom: z, feature: ctx), off.count == 2 {
-                layout.iconOffset = (off[0] * scale, off[1] * scale)
-            }
-            layout.iconPadding = layer.number(.iconPadding, zoom: z, feature: ctx)
-            layout.iconAllowOverlap = layer.bool(.iconAllowOverlap, zoom: z, feature: ctx)
-            layout.iconOptional = layer.bool(.iconOptional, zoom: z, feature: ctx)
+            layout.icon = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: scale, anchor: .iconAnchor, offset: .iconOffset,
+                                           padding: .iconPadding, allowOverlap: .iconAllowOverlap, optional: .iconOptional)
         }
         memos[index].symbolLayout[f] = layout
         return layout

@@ -197,12 +197,12 @@ extension MapRenderer {
         }
 
         // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
-        var (ox, oy) = MapRenderer.anchorOffset(layout.textAnchor, width: blockW, height: blockH)
-        ox += layout.textOffset.x; oy += layout.textOffset.y
+        var (ox, oy) = MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH)
+        ox += layout.text.offset.x; oy += layout.text.offset.y
         let c = mapCos(angle), s = mapSin(angle)
         var textBox: SymbolBox?
         if block != nil {
-            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.textPadding, layer.id,
+            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.text.padding, layer.id,
                                              layout.label)
             textBox?.featureIndex = f
         }
@@ -211,27 +211,27 @@ extension MapRenderer {
         var iconCenter = anchor
         if let icon {
             let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
-            var (ix, iy) = MapRenderer.anchorOffset(layout.iconAnchor, width: iw, height: ih)
-            ix += layout.iconOffset.x; iy += layout.iconOffset.y
+            var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
+            ix += layout.icon.offset.x; iy += layout.icon.offset.y
             iconCenter = ScreenPoint(x: anchor.x + ix + iw / 2, y: anchor.y + iy + ih / 2)
             let ext = iconRotate == 0 ? (iw / 2, ih / 2) : {
                 let cr = abs(mapCos(iconRotate)), sr = abs(mapSin(iconRotate))
                 return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
             }()
-            let pad = layout.iconPadding
+            let pad = layout.icon.padding
             iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
                                 maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
                                 featureIndex: f)
         }
         // Collision.
-        var textOK = textBox.map { layout.textAllowOverlap || placer.isFree($0) } ?? false
-        var iconOK = iconBox.map { layout.iconAllowOverlap || placer.isFree($0) } ?? false
+        var textOK = textBox.map { layout.text.allowOverlap || placer.isFree($0) } ?? false
+        var iconOK = iconBox.map { layout.icon.allowOverlap || placer.isFree($0) } ?? false
         if textBox != nil && iconBox != nil {
             // Both or neither, unless the other one is optional.
             if !(textOK && iconOK) {
-                if iconOK && layout.textOptional {
+                if iconOK && layout.text.optional {
                     textOK = false
-                } else if textOK && layout.iconOptional {
+                } else if textOK && layout.icon.optional {
                     iconOK = false
                 } else {
                     textOK = false; iconOK = false
