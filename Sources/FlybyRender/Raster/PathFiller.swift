@@ -64,7 +64,7 @@ public struct PathFiller: Sendable {
             wordCount = max(wordCount, rows * ((stride + 63) >> 6))
         }
         self.cells = Array(repeating: 0, count: cellCount)
-        self.touched = Array(repeating: 0, count: wordCount)
+        self.touched = Array(repeating: 0, count: wordCount + 1)   // + 1: see CellRow.add
     }
 
     /// Renders rows `rows` from now on (a band painter's band moved by load balancing).
@@ -189,8 +189,8 @@ struct CoverageAccumulator {
     // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
     let left: Double, right: Double, top: Double, bottom: Double
     var bandTopY: Double, bandBottomY: Double
-    // Touched rows and columns (absolute), for the sweep.
-    var minRow = Int.max, maxRow = Int.min, minCol = Int.max, maxCol = Int.min
+    // Touched rows (absolute), for the sweep.
+    var minRow = Int.max, maxRow = Int.min
     /// Keeps the look-ahead loads of ``sweep`` from being optimised away.
     var prefetchSink: UInt32 = 0
 
@@ -331,21 +331,33 @@ struct CoverageAccumulator {
     /// limits to under 2^23 px, so nothing can overflow; the checks cost instructions on every row
     /// and cell (measured with the Hairline change: 122.6 → 118.8 M instructions per city frame at
     /// pitch 60).
+    ///
+    /// The storage geometry is copied into locals, x is made relative to the storage's left
+    /// column (a shift by a multiple of 256: every crossing below depends only on differences of
+    /// x, so the same cells result), and each row's cells are reached through one ``CellRow``
+    /// stepped from row to row: the fields of `self` were otherwise re-loaded (and spilled) for
+    /// every cell.
     @inline(__always)
     mutating func rasterizeEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         let firstRow = max(Int(y0 >> 8), bandTop)
         let lastRow = min(Int((y1 &- 1) >> 8), bandBottom &- 1)
         guard firstRow <= lastRow else { return }
         minRow = min(minRow, firstRow); maxRow = max(maxRow, lastRow)
-        minCol = min(minCol, Int(min(x0, x1) >> 8)); maxCol = max(maxCol, Int(max(x0, x1) >> 8) &+ 1)
+        let origin = Int32(truncatingIfNeeded: storageLeft) &<< 8
+        let x0 = x0 &- origin, x1 = x1 &- origin
+        let columns = clipRight &- storageLeft   // relative columns 0..<columns may change
+        let stride = self.stride, bitStride = wordsPerRow &* 8
+        var cellRow = CellRow(cells: cells + (firstRow &- storageTop) &* stride,
+                              bits: UnsafeMutableRawPointer(bits) + (firstRow &- storageTop) &* bitStride)
 
         if x0 == x1 {
             let col = Int(x0 >> 8)
-            guard col < clipRight else { return }
+            guard col < columns else { return }
             let fx = x0 & 255
             for row in firstRow...lastRow {
                 let ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8), yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
-                addCell(row, col, fx, fx, yb &- ya, winding)
+                cellRow.add(col, fx, fx, yb &- ya, winding)
+                cellRow.step(stride, bitStride)
             }
             return
         }
@@ -367,24 +379,26 @@ struct CoverageAccumulator {
             let ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
             let yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
             let xb = x(atY: yb)
-            addRowPiece(row, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
+            CoverageAccumulator.addRowPiece(cellRow, columns, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
+            cellRow.step(stride, bitStride)
             xa = xb
         }
     }
 
-    /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries.
+    /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries
+    /// and adds the pieces in columns `0..<columns` (x relative to `cellRow`'s column 0).
     /// `yPerX` caches the edge's |dy/dx| (negative until first computed from the edge `x0`…`y1`);
     /// column crossings are clamped into the piece, so rounding can never move area out of its
     /// row or reorder the pieces.
     @inline(__always)
-    mutating func addRowPiece(_ row: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32,
-                              _ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ yPerX: inout Double,
-                              _ winding: Int32) {
+    static func addRowPiece(_ cellRow: CellRow, _ columns: Int, _ xa: Int32, _ ya: Int32, _ xb: Int32, _ yb: Int32,
+                            _ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ yPerX: inout Double,
+                            _ winding: Int32) {
         let lo = min(xa, xb), hi = max(xa, xb)
         let c0 = lo >> 8
         if hi <= (c0 &+ 1) &<< 8 {
-            guard Int(c0) < clipRight else { return }
-            addCell(row, Int(c0), xa &- c0 &<< 8, xb &- c0 &<< 8, yb &- ya, winding)
+            guard Int(c0) < columns else { return }
+            cellRow.add(Int(c0), xa &- c0 &<< 8, xb &- c0 &<< 8, yb &- ya, winding)
             return
         }
         if yPerX < 0 { yPerX = Double(y1 &- y0) / Double(abs(x1 &- x0)) }
@@ -393,11 +407,11 @@ struct CoverageAccumulator {
             while true {
                 let boundary = (c &+ 1) &<< 8
                 if boundary >= xb {
-                    addCell(row, Int(c), cx &- c &<< 8, xb &- c &<< 8, yb &- cy, winding)
+                    cellRow.add(Int(c), cx &- c &<< 8, xb &- c &<< 8, yb &- cy, winding)
                     return
                 }
                 let yAt = min(max(ya &+ roundToInt32(Double(boundary &- xa) * yPerX), cy), yb)
-                addCell(row, Int(c), cx &- c &<< 8, 256, yAt &- cy, winding)
+                cellRow.add(Int(c), cx &- c &<< 8, 256, yAt &- cy, winding)
                 cx = boundary; cy = yAt; c &+= 1
             }
         } else {
@@ -405,33 +419,13 @@ struct CoverageAccumulator {
             while true {
                 let boundary = c &<< 8
                 if boundary <= xb {
-                    addCell(row, Int(c), cx &- boundary, xb &- boundary, yb &- cy, winding)
+                    cellRow.add(Int(c), cx &- boundary, xb &- boundary, yb &- cy, winding)
                     return
                 }
                 let yAt = min(max(ya &+ roundToInt32(Double(xa &- boundary) * yPerX), cy), yb)
-                addCell(row, Int(c), cx &- boundary, 0, yAt &- cy, winding)
+                cellRow.add(Int(c), cx &- boundary, 0, yAt &- cy, winding)
                 cx = boundary; cy = yAt; c &-= 1
             }
-        }
-    }
-
-    /// Adds a piece inside cell (`row`, `col`) that descends `dy` subpixels between x offsets
-    /// `fx0`, `fx1` (0…256): the area right of it to this cell, the rest of `dy` to the next.
-    @inline(__always)
-    mutating func addCell(_ row: Int, _ col: Int, _ fx0: Int32, _ fx1: Int32, _ dy: Int32, _ winding: Int32) {
-        guard dy != 0 else { return }
-        let area = dy &* (512 &- fx0 &- fx1)
-        let r = row &- storageTop, c = col &- storageLeft
-        let cell = cells + (r &* stride &+ c)
-        cell[0] &+= winding &* area
-        cell[1] &+= winding &* (dy &* 512 &- area)
-        let word = bits + (r &* wordsPerRow &+ c >> 6)
-        let bit = c & 63
-        if bit != 63 {
-            word[0] |= 3 << UInt64(bit)
-        } else {
-            word[0] |= 1 << 63
-            word[1] |= 1
         }
     }
 
@@ -439,7 +433,9 @@ struct CoverageAccumulator {
     /// Re-zeroes the cells and bits it reads.
     mutating func sweep<Rule: CoverageRule>(_ rule: Rule.Type, source: UInt32, into target: PixelBufferView) {
         guard minRow <= maxRow else { return }
-        let firstWord = (minCol - storageLeft) >> 6, lastWord = min((maxCol - storageLeft) >> 6, wordsPerRow - 1)
+        // Every word of a row: touched columns span nearly the whole stride (the path's bounds), and
+        // tracking them per edge cost more than scanning the few zero words.
+        let firstWord = 0, lastWord = wordsPerRow - 1
         let clipLeft = self.clipLeft, clipRight = self.clipRight
         let sourceIsOpaque = source >> 24 == 255
         // Load the first and last touched pixel of every row before blending: the loads are
@@ -499,9 +495,46 @@ struct CoverageAccumulator {
                 if a != 0 { blendSpan(pixels, x, clipRight, a == 255 ? source : PixelBlend.scale(source, by: a)) }
             }
         }
-        minRow = .max; maxRow = .min; minCol = .max; maxCol = .min
+        minRow = .max; maxRow = .min
     }
 }
+
+/// One pixel row of a ``CoverageAccumulator``'s storage: its cells and its touched bits, both
+/// indexed by the column relative to the storage's left column.
+@usableFromInline
+struct CellRow {
+    var cells: UnsafeMutablePointer<Int32>
+    /// The row's bit words as bytes (little endian: bit `c` is bit `c % 8` of byte `c / 8`).
+    var bits: UnsafeMutableRawPointer
+
+    /// Moves to the next row (`stride` cells and `bitStride` bytes of bits further).
+    @inline(__always)
+    mutating func step(_ stride: Int, _ bitStride: Int) {
+        cells += stride; bits += bitStride
+    }
+
+    /// Adds a piece inside column `c` that descends `dy` subpixels between x offsets `fx0`, `fx1`
+    /// (0…256), counted `winding` (±1) times: the area right of it to this cell, the rest of `dy`
+    /// to the next; marks both cells touched.
+    @inline(__always)
+    func add(_ c: Int, _ fx0: Int32, _ fx1: Int32, _ dy: Int32, _ winding: Int32) {
+        guard dy != 0 else { return }
+        let dy = winding &* dy
+        let area = dy &* (512 &- fx0 &- fx1)
+        cells[c] &+= area
+        cells[c &+ 1] &+= dy &<< 9 &- area
+        // Bits c and c + 1 with one unaligned 16-bit OR at byte c / 8: no branch for a pair that
+        // straddles two words. When c % 8 < 7 the second byte gets no bit, so reaching one byte
+        // past the row (into the next row, or the spare word after the last) changes nothing.
+        let byte = bits + (c &>> 3)
+        byte.storeBytes(of: byte.loadUnaligned(as: UInt16.self) | 3 &<< UInt16(truncatingIfNeeded: c & 7),
+                        as: UInt16.self)
+    }
+}
+
+#if !_endian(little)
+#error("CellRow.add sets touched bits through bytes in little-endian order")
+#endif
 
 /// `v` rounded half up to an integer, for |v| < 2^29, without a libm call (`rounded()` calls
 /// `round`/`rint` out of line on Linux): bias into positive range, truncate, unbias.
