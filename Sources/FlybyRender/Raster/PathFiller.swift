@@ -183,8 +183,7 @@ struct CoverageAccumulator {
     /// When set, clipped edges are kept in ``deferred`` instead of being rasterized.
     var collecting = false
     var deferred: [FixedEdge] = []
-    /// Columns `clipLeft..<clipRight` may change.
-    let clipLeft: Int
+    /// Columns left of `clipRight` may change (the clip's left side is at or left of `storageLeft`).
     let clipRight: Int
     // The geometric clip box in pixels (the clip rectangle ∩ the frame; not the band).
     let left: Double, right: Double, top: Double, bottom: Double
@@ -198,7 +197,7 @@ struct CoverageAccumulator {
          storageTop: Int, storageLeft: Int, bandTop: Int, bandBottom: Int, clip: PixelRect) {
         self.cells = cells; self.bits = bits; self.stride = stride; self.wordsPerRow = wordsPerRow
         self.storageTop = storageTop; self.storageLeft = storageLeft; self.bandTop = bandTop; self.bandBottom = bandBottom
-        self.clipLeft = clip.minX; self.clipRight = clip.maxX
+        self.clipRight = clip.maxX
         self.left = Double(clip.minX); self.right = Double(clip.maxX)
         self.top = Double(clip.minY); self.bottom = Double(clip.maxY)
         self.bandTopY = Double(bandTop); self.bandBottomY = Double(bandBottom)
@@ -433,69 +432,97 @@ struct CoverageAccumulator {
     /// Re-zeroes the cells and bits it reads.
     mutating func sweep<Rule: CoverageRule>(_ rule: Rule.Type, source: UInt32, into target: PixelBufferView) {
         guard minRow <= maxRow else { return }
-        // Every word of a row: touched columns span nearly the whole stride (the path's bounds), and
-        // tracking them per edge cost more than scanning the few zero words.
-        let firstWord = 0, lastWord = wordsPerRow - 1
-        let clipLeft = self.clipLeft, clipRight = self.clipRight
-        let sourceIsOpaque = source >> 24 == 255
+        // Columns below are relative to the storage's left column (the clip's left edge is at or
+        // left of it, and nothing is drawn before the first touched cell); arithmetic is wrapping
+        // as in rasterizeEdge (the checks were a tenth of the per-row work).
+        let wordsPerRow = self.wordsPerRow, stride = self.stride
+        let columns = clipRight &- storageLeft   // relative columns 0..<columns may change
+        let firstCells = cells + (minRow &- storageTop) &* stride
+        let firstBits = bits + (minRow &- storageTop) &* wordsPerRow
+        let firstPixels = target.row(minRow) + storageLeft
+        let rowCount = maxRow &- minRow &+ 1
         // Load the first and last touched pixel of every row before blending: the loads are
         // independent, so their cache misses overlap instead of stalling each row in turn (the
         // blend's read of the destination was the costliest instruction in the profile).
         var touchedSum: UInt32 = 0
-        for row in minRow...maxRow {
-            let bitRow = bits + (row - storageTop) * wordsPerRow
-            var first = firstWord
-            while first < lastWord && bitRow[first] == 0 { first += 1 }
-            var last = lastWord
-            while last > first && bitRow[last] == 0 { last -= 1 }
-            let pixels = target.row(row)
-            let a = min(max(first << 6 + storageLeft + bitRow[first].trailingZeroBitCount, clipLeft), clipRight - 1)
-            let b = min(max(last << 6 + storageLeft + 63 - bitRow[last].leadingZeroBitCount, clipLeft), clipRight - 1)
-            touchedSum &+= pixels[a] &+ pixels[b]
+        for r in 0..<rowCount {
+            let bitRow = firstBits + r &* wordsPerRow
+            var first = 0
+            while first < wordsPerRow &- 1 && bitRow[first] == 0 { first &+= 1 }
+            var last = wordsPerRow &- 1
+            while last > first && bitRow[last] == 0 { last &-= 1 }
+            let pixels = firstPixels + r &* target.width
+            let a = min(first &<< 6 &+ bitRow[first].trailingZeroBitCount, columns &- 1)
+            let b = min(last &<< 6 &+ 63 &- bitRow[last].leadingZeroBitCount, columns &- 1)
+            touchedSum &+= pixels[max(a, 0)] &+ pixels[max(b, 0)]
         }
         prefetchSink = touchedSum
-        for row in minRow...maxRow {
-            let r = row - storageTop
-            let cellRow = cells + r * stride - storageLeft   // indexed by absolute column
-            let bitRow = bits + r * wordsPerRow
-            let pixels = target.row(row)
-            var coverage: Int32 = 0
-            var x = clipLeft
-            for w in firstWord...lastWord {
-                var word = bitRow[w]
-                if word == 0 { continue }
-                bitRow[w] = 0
-                let base = w << 6 + storageLeft
-                repeat {
-                    let col = base &+ word.trailingZeroBitCount
-                    word &= word &- 1
-                    if col > x && coverage != 0 {
-                        let a = Rule.alpha(coverage)
-                        if a != 0 {
-                            blendSpan(pixels, x, min(col, clipRight),
-                                      a == 255 ? source : PixelBlend.scale(source, by: a))
-                        }
-                    }
-                    coverage &+= cellRow[col]
-                    cellRow[col] = 0
-                    if col < clipRight {
-                        let a = Rule.alpha(coverage)
-                        if a == 255 && sourceIsOpaque {
-                            pixels[col] = source
-                        } else if a != 0 {
-                            pixels[col] = sourceIsOpaque ? PixelBlend.blendOpaque(source, coverage: a, pixels[col])
-                                : PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixels[col])
-                        }
-                    }
-                    x = col &+ 1
-                } while word != 0
-            }
-            if coverage != 0 && x < clipRight {
-                let a = Rule.alpha(coverage)
-                if a != 0 { blendSpan(pixels, x, clipRight, a == 255 ? source : PixelBlend.scale(source, by: a)) }
-            }
+        // Two copies of the row loop, for opaque and translucent sources, so that the per-pixel
+        // choice of blend is made once per path.
+        if source >> 24 == 255 {
+            CoverageAccumulator.sweepRows(Rule.self, opaque: true, source: source, rowCount: rowCount,
+                                          cells: firstCells, stride: stride, bits: firstBits, wordsPerRow: wordsPerRow,
+                                          pixels: firstPixels, pixelStride: target.width, columns: columns)
+        } else {
+            CoverageAccumulator.sweepRows(Rule.self, opaque: false, source: source, rowCount: rowCount,
+                                          cells: firstCells, stride: stride, bits: firstBits, wordsPerRow: wordsPerRow,
+                                          pixels: firstPixels, pixelStride: target.width, columns: columns)
         }
         minRow = .max; maxRow = .min
+    }
+
+    /// The rows of ``sweep(_:source:into:)``: `rowCount` rows of cells, bits and pixels, each
+    /// indexed by the column relative to the storage (`columns` of them may change).
+    @inline(__always)
+    static func sweepRows<Rule: CoverageRule>(_ rule: Rule.Type, opaque: Bool, source: UInt32, rowCount: Int,
+                                               cells: UnsafeMutablePointer<Int32>, stride: Int,
+                                               bits: UnsafeMutablePointer<UInt64>, wordsPerRow: Int,
+                                               pixels: UnsafeMutablePointer<UInt32>, pixelStride: Int, columns: Int) {
+        var cellRow = cells, bitRow = bits, pixelRow = pixels
+        for _ in 0..<rowCount {
+            var coverage: Int32 = 0
+            var x = 0
+            var w = 0
+            while w < wordsPerRow {
+                var word = bitRow[w]
+                if word != 0 {
+                    bitRow[w] = 0
+                    let base = w &<< 6
+                    repeat {
+                        let col = base &+ word.trailingZeroBitCount
+                        word &= word &- 1
+                        if col > x && coverage != 0 {
+                            let a = Rule.alpha(coverage)
+                            if a != 0 {
+                                blendSpan(pixelRow, x, min(col, columns),
+                                          a == 255 ? source : PixelBlend.scale(source, by: a))
+                            }
+                        }
+                        coverage &+= cellRow[col]
+                        cellRow[col] = 0
+                        if col < columns {
+                            let a = Rule.alpha(coverage)
+                            if opaque {
+                                if a == 255 {
+                                    pixelRow[col] = source
+                                } else if a != 0 {
+                                    pixelRow[col] = PixelBlend.blendOpaque(source, coverage: a, pixelRow[col])
+                                }
+                            } else if a != 0 {
+                                pixelRow[col] = PixelBlend.sourceOver(PixelBlend.scale(source, by: a), pixelRow[col])
+                            }
+                        }
+                        x = col &+ 1
+                    } while word != 0
+                }
+                w &+= 1
+            }
+            if coverage != 0 && x < columns {
+                let a = Rule.alpha(coverage)
+                if a != 0 { blendSpan(pixelRow, x, columns, a == 255 ? source : PixelBlend.scale(source, by: a)) }
+            }
+            cellRow += stride; bitRow += wordsPerRow; pixelRow += pixelStride
+        }
     }
 }
 
