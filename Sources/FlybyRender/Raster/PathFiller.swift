@@ -566,17 +566,11 @@ struct CellRow {
 /// `v` rounded half up to an integer, for |v| < 2^29, without a libm call (`rounded()` calls
 /// `round`/`rint` out of line on Linux): bias into positive range, take the floor, unbias.
 ///
-/// The floor comes from the 1.5 · 2^52 trick (adding it leaves the nearest integer, ties to even,
-/// in the low mantissa bits; one compare turns that into the floor) instead of `Int64(_:)`,
-/// whose range checks cost 6 instructions and 3 branches per call: equal results for every
-/// biased value in (0, 2^31) (`roundingMatchesTruncation` tests it), measured −0.66 M instructions
-/// per city frame at pitch 60.
+/// The floor is ``Hairline/floor(_:)`` (the 1.5 · 2^52 trick) rather than `Int64(_:)`'s
+/// truncation, whose range checks cost 6 instructions and 3 branches per call: equal for every
+/// biased value in (0, 2^31) (`roundingMatchesTruncation` tests it); measured −0.66 M
+/// instructions per city frame at pitch 60.
 @inline(__always)
 func roundToInt32(_ v: Double) -> Int32 {
-    let biased = v + 1_073_741_824.5
-    let magic = 6_755_399_441_055_744.0
-    let shifted = biased + magic
-    let nearest = Int32(truncatingIfNeeded: shifted.bitPattern)
-    let floor = shifted - magic > biased ? nearest &- 1 : nearest
-    return floor &- 1_073_741_824
+    Int32(truncatingIfNeeded: Hairline.floor(v + 1_073_741_824.5) &- 1_073_741_824)
 }
