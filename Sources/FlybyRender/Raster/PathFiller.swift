@@ -353,12 +353,14 @@ struct CoverageAccumulator {
             let col = Int(x0 >> 8)
             guard col < columns else { return }
             let fx = x0 & 255
-            for row in firstRow...lastRow {
-                let ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8), yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
+            var row = firstRow, ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
+            while true {
+                let yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
                 cellRow.add(col, fx, fx, yb &- ya, winding)
+                if row == lastRow { return }
                 cellRow.step(stride, bitStride)
+                ya = yb; row &+= 1
             }
-            return
         }
         // Row crossings: x at each row boundary straight from the edge (never stepped from the
         // previous row), a Double product rounded to nearest: deterministic, so bands and shared
@@ -374,13 +376,15 @@ struct CoverageAccumulator {
             return min(max(x, min(x0, x1)), max(x0, x1))
         }
         var xa = Int32(truncatingIfNeeded: firstRow) &<< 8 <= y0 ? x0 : x(atY: Int32(truncatingIfNeeded: firstRow) &<< 8)
-        for row in firstRow...lastRow {
-            let ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
+        // A row's top is the previous row's bottom (below the first row, both are its boundary).
+        var row = firstRow, ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
+        while true {
             let yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
             let xb = x(atY: yb)
             CoverageAccumulator.addRowPiece(cellRow, columns, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
+            if row == lastRow { return }
             cellRow.step(stride, bitStride)
-            xa = xb
+            xa = xb; ya = yb; row &+= 1
         }
     }
 
