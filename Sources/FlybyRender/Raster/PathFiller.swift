@@ -370,22 +370,25 @@ struct CoverageAccumulator {
         let withinOneRow = y0 >> 8 == (y1 &- 1) >> 8   // a property of the edge, not of the band
         let xPerY = withinOneRow ? 0 : Double(x1 &- x0) / Double(y1 &- y0)
         var yPerX = -1.0   // computed on first use by addRowPiece
+        let xLow = min(x0, x1), xHigh = max(x0, x1)
+        /// x where the edge crosses `y` (`y0 < y < y1`).
         @inline(__always) func x(atY y: Int32) -> Int32 {
-            if y == y1 { return x1 }
-            let x = x0 &+ roundToInt32(Double(y &- y0) * xPerY)
-            return min(max(x, min(x0, x1)), max(x0, x1))
+            min(max(x0 &+ roundToInt32(Double(y &- y0) * xPerY), xLow), xHigh)
         }
         var xa = Int32(truncatingIfNeeded: firstRow) &<< 8 <= y0 ? x0 : x(atY: Int32(truncatingIfNeeded: firstRow) &<< 8)
-        // A row's top is the previous row's bottom (below the first row, both are its boundary).
+        // A row's top is the previous row's bottom (below the first row, both are its boundary);
+        // every row but the last ends at its boundary, strictly above y1.
         var row = firstRow, ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
-        while true {
-            let yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
+        while row != lastRow {
+            let yb = Int32(truncatingIfNeeded: row &+ 1) &<< 8
             let xb = x(atY: yb)
             CoverageAccumulator.addRowPiece(cellRow, columns, xa, ya, xb, yb, x0, y0, x1, y1, &yPerX, winding)
-            if row == lastRow { return }
             cellRow.step(stride, bitStride)
             xa = xb; ya = yb; row &+= 1
         }
+        let yb = min(y1, Int32(truncatingIfNeeded: row &+ 1) &<< 8)
+        CoverageAccumulator.addRowPiece(cellRow, columns, xa, ya, yb == y1 ? x1 : x(atY: yb), yb, x0, y0, x1, y1,
+                                        &yPerX, winding)
     }
 
     /// Splits the part of an edge inside one pixel row (`ya < yb`, subpixels) at column boundaries
