@@ -20,9 +20,10 @@ import FlybyCore
 ///
 /// **Sparse cells.** Cells live in an always-zero accumulation array (one `Int32` per pixel of the
 /// path's bounding box ∩ band, plus a spare column, one strip of rows at a time; allocated once) with a bit per
-/// touched cell. The sweep visits only set bits, blends runs between them as constant-coverage
-/// spans (opaque runs are plain stores), and re-zeroes what it read, so nothing is cleared or
-/// allocated per call after construction. Laying the cells over the bounding box rather than the
+/// touched cell (a piece marks its cell and the next, which receives the rest of its `dy`). The
+/// sweep visits only set bits, between each row's first and last non-zero bit word, blends runs
+/// between them as constant-coverage spans (opaque runs are plain stores), and re-zeroes what it
+/// read, so nothing is cleared or allocated per call after construction. Laying the cells over the bounding box rather than the
 /// frame keeps small paths in a few hot cache lines (measured ≈ 2× faster on the world map). A
 /// FreeType-style appended cell list sorted per row was tried and measured ≈ 30% slower here.
 ///
@@ -335,7 +336,8 @@ struct CoverageAccumulator {
     /// column (a shift by a multiple of 256: every crossing below depends only on differences of
     /// x, so the same cells result), and each row's cells are reached through one ``CellRow``
     /// stepped from row to row: the fields of `self` were otherwise re-loaded (and spilled) for
-    /// every cell.
+    /// every cell (measured with the branch-free bit pair of ``CellRow/add(_:_:_:_:_:)``: 85.50 →
+    /// 83.30 M instructions per city frame at pitch 60).
     @inline(__always)
     mutating func rasterizeEdge(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ winding: Int32) {
         let firstRow = max(Int(y0 >> 8), bandTop)
@@ -377,7 +379,8 @@ struct CoverageAccumulator {
         }
         var xa = Int32(truncatingIfNeeded: firstRow) &<< 8 <= y0 ? x0 : x(atY: Int32(truncatingIfNeeded: firstRow) &<< 8)
         // A row's top is the previous row's bottom (below the first row, both are its boundary);
-        // every row but the last ends at its boundary, strictly above y1.
+        // every row but the last ends at its boundary, strictly above y1. (Measured against a
+        // range loop computing both ends of every row: 80.83 → 79.88 M instructions per city frame.)
         var row = firstRow, ya = max(y0, Int32(truncatingIfNeeded: row) &<< 8)
         while row != lastRow {
             let yb = Int32(truncatingIfNeeded: row &+ 1) &<< 8
@@ -441,7 +444,8 @@ struct CoverageAccumulator {
         guard minRow <= maxRow else { return }
         // Columns below are relative to the storage's left column (the clip's left edge is at or
         // left of it, and nothing is drawn before the first touched cell); arithmetic is wrapping
-        // as in rasterizeEdge (the checks were a tenth of the per-row work).
+        // as in rasterizeEdge (with the two row loops below, measured 82.64 → 81.35 M instructions
+        // per city frame at pitch 60).
         let wordsPerRow = self.wordsPerRow, stride = self.stride
         let columns = clipRight &- storageLeft   // relative columns 0..<columns may change
         let firstCells = cells + (minRow &- storageTop) &* stride
