@@ -143,14 +143,29 @@ public struct PathFiller: Sendable {
                 }
                 acc.collecting = false
                 swap(&edges, &acc.deferred)
-                edges.withUnsafeBufferPointer { list in
+                // An edge that ends within a strip is swapped out of the list once drawn, so later
+                // strips test only the edges still open or not yet begun (the order in which edges
+                // are drawn changes no cell: cells are sums). Every edge left has y1 above the
+                // strip's top. Measured 79.88 → 79.71 M instructions per city frame at pitch 60.
+                edges.withUnsafeMutableBufferPointer { list in
+                    var count = list.count
                     var top = rowLo
                     while top < rowHi {
                         let bottom = min(top + stripRows, rowHi)
                         acc.setRows(top, bottom)
-                        let top256 = Int32(top) << 8, bottom256 = Int32(bottom) << 8
-                        for e in list where e.y1 > top256 && e.y0 < bottom256 {
-                            acc.rasterizeEdge(e.x0, e.y0, e.x1, e.y1, e.winding)
+                        let bottom256 = Int32(truncatingIfNeeded: bottom) &<< 8
+                        var i = 0
+                        while i < count {
+                            let e = list[i]
+                            if e.y0 < bottom256 {
+                                acc.rasterizeEdge(e.x0, e.y0, e.x1, e.y1, e.winding)
+                                if e.y1 <= bottom256 {
+                                    count &-= 1
+                                    list[i] = list[count]
+                                    continue
+                                }
+                            }
+                            i &+= 1
                         }
                         acc.sweep(rule, source: source, into: target)
                         top = bottom
