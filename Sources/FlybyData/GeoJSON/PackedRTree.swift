@@ -12,6 +12,8 @@ public struct PackedRTree: Sendable {
     let levelBoxes: [[Double]]
     /// Item id of each leaf entry (leaf entries are in STR order).
     let leafIds: [Int32]
+    /// One more than the largest item id (the number of boxes given).
+    let idLimit: Int
 
     /// Builds the tree. Empty boxes are left out (they can never intersect).
     public init(boxes: [MercatorBox]) {
@@ -19,6 +21,7 @@ public struct PackedRTree: Sendable {
         entries.reserveCapacity(boxes.count)
         for (k, b) in boxes.enumerated() where !b.isEmpty { entries.append((b, Int32(k))) }
         // STR: sort by centre x, cut into vertical slices of about √(n/M) nodes, sort each by centre y.
+        idLimit = boxes.count
         let n = entries.count
         let m = PackedRTree.nodeSize
         entries.sort { ($0.box.minX + $0.box.maxX, $0.id) < ($1.box.minX + $1.box.maxX, $1.id) }
@@ -55,14 +58,38 @@ public struct PackedRTree: Sendable {
     }
 
     /// Appends the ids of all items whose box intersects `box` (edges touching count), sorted
-    /// ascending. Does not clear `out`; allocates only when `out` must grow.
-    /// - Complexity: O(log n + k) for k results, plus sorting the k results.
+    /// ascending. Does not clear `out`; allocates only when `out` must grow (and, for many hits,
+    /// one temporary bitmap of n bits).
+    /// - Complexity: O(log n + k) for k results, plus ordering them: a comparison sort of up to
+    ///   64 hits, otherwise a bitmap of all ids read in order, O(k + n/64) (measured: sorting the
+    ///   hits was 1.3 % of a city frame's instructions).
     public func search(_ box: MercatorBox, into out: inout [Int32]) {
         let first = out.count
         guard let top = levelBoxes.last else { return }
         let topCount = top.count / 4
         for k in 0..<topCount { visit(level: levelBoxes.count - 1, node: k, box, &out) }
-        out[first...].sort()
+        let hits = out.count - first
+        guard hits > 64 else {
+            out[first...].sort()
+            return
+        }
+        let words = (idLimit + 63) >> 6
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
+            bits.initialize(repeating: 0)
+            for r in first..<out.count {
+                let id = Int(out[r])
+                bits[id >> 6] |= 1 << UInt64(id & 63)
+            }
+            var w = first
+            for k in 0..<words {
+                var word = bits[k]
+                while word != 0 {
+                    out[w] = Int32(truncatingIfNeeded: k << 6 | word.trailingZeroBitCount)
+                    w += 1
+                    word &= word &- 1
+                }
+            }
+        }
     }
 
     private func visit(level: Int, node: Int, _ q: MercatorBox, _ out: inout [Int32]) {

@@ -68,6 +68,7 @@ public struct MapRenderer {
     /// What ``hits`` holds: the R-tree hits of this source, box and zoom (see ``collectFeatures``).
     var lastQuery: QueryKey?
     var lineItems: [LineItem] = []
+    var lineItemScratch: [LineItem] = []
     var clipper = DepthClipper()
     var text: TextRenderer
     var placer = SymbolPlacer()
@@ -243,25 +244,11 @@ public struct MapRenderer {
 
     /// Sorts features (given in feature order) by key, equal keys in feature order (the order
     /// Mapbox draws a tile's features in). Sort keys take few distinct values (a road class, a
-    /// rank), so when there are at most 16 the features are dealt into buckets in stable passes
-    /// instead of sorted by comparison (measured: the comparison sort was 2 % of a city frame).
+    /// rank), so they are counted into place (``FewKeySort``); a comparison sort only past
+    /// ``FewKeySort/keyLimit`` distinct keys.
     static func sortByKey(_ order: inout [(key: Double, feature: Int32)], scratch: inout [(key: Double, feature: Int32)]) {
-        var keys: [Double] = []
-        for item in order where !keys.contains(item.key) {
-            keys.append(item.key)
-            if keys.count > 16 { break }
-        }
-        guard keys.count <= 16 else {
-            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.feature < $1.feature }
-            return
-        }
-        guard keys.count > 1 else { return }
-        keys.sort()
-        scratch.removeAll(keepingCapacity: true)
-        for key in keys {
-            for item in order where item.key == key { scratch.append(item) }
-        }
-        swap(&order, &scratch)
+        if FewKeySort.sort(&order, scratch: &scratch, key: { $0.key }) { return }
+        order.sort { $0.key != $1.key ? $0.key < $1.key : $0.feature < $1.feature }
     }
 
     /// Appends feature `f`'s rings of the given kind (polygon rings, or lines and polygon outlines)
@@ -444,13 +431,8 @@ public struct MapRenderer {
             // Within one sort key the order of a layer's lines is not defined (Mapbox draws tile
             // by tile), so group equal paint together: one stroke call per group instead of one
             // per change of paint. Stable: ties keep document order.
-            if !dashDep {
-                lineItems.sort { a, b in
-                    if a.key != b.key { return a.key < b.key }
-                    if a.width != b.width { return a.width < b.width }
-                    if a.color != b.color { return a.color < b.color }
-                    return a.position < b.position
-                }
+            if !dashDep && !FewKeySort.sort(&lineItems, scratch: &lineItemScratch, key: \.paintOrder) {
+                lineItems.sort { a, b in a.paintOrder != b.paintOrder ? a.paintOrder < b.paintOrder : a.position < b.position }
             }
             // Pass 2: stroke the groups.
             path.removeAll()
@@ -580,7 +562,7 @@ struct QueryKey: Equatable {
     var zoom: Double
 }
 
-/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:)``).
+/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:_:)``).
 struct LineItem {
     var key: Double
     var width: Double
@@ -589,6 +571,18 @@ struct LineItem {
     var position: Int32
     var feature: Int32
     var straight: Color
+
+    /// What a layer's lines are grouped by: sort key, then width, then colour.
+    var paintOrder: PaintOrder { PaintOrder(key: key, width: width, color: color) }
+
+    struct PaintOrder: Comparable {
+        var key: Double, width: Double, color: UInt32
+        static func < (a: PaintOrder, b: PaintOrder) -> Bool {
+            if a.key != b.key { return a.key < b.key }
+            if a.width != b.width { return a.width < b.width }
+            return a.color < b.color
+        }
+    }
 }
 
 /// A style colour with an opacity, as a raster colour.

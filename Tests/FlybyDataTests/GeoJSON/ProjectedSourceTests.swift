@@ -30,6 +30,11 @@ import Testing
         out.removeAll()
         source.query(MercatorBox(minX: 0, minY: 0, maxX: 1, maxY: 1), into: &out)
         #expect(out.count == 241)
+        #expect(out == Array(0..<241), "many hits are ordered through a bitmap")
+        // Hits are appended after what `out` already holds, which stays as it was.
+        out = [7, 3]
+        source.query(MercatorBox(minX: 0, minY: 0, maxX: 1, maxY: 1), into: &out)
+        #expect(out == [7, 3] + Array(0..<241))
     }
 
     @Test func simplificationReducesVerticesAndKeepsRingsFillable() throws {
