@@ -38,11 +38,11 @@ enum Hairline {
         guard !box.isEmpty else { return }
         let pattern = DashPattern(dashes)
         if source >> 24 == 255 {
-            var walker = Walker(width: w, ink: OpaqueInk(source: source), box: box, base: base, stride: view.width,
+            let walker = Walker(width: w, ink: OpaqueInk(source: source), box: box, base: base, stride: view.width,
                                 pattern: pattern)
             walker.stroke(path)
         } else {
-            var walker = Walker(width: w, ink: TranslucentInk(source: source), box: box, base: base,
+            let walker = Walker(width: w, ink: TranslucentInk(source: source), box: box, base: base,
                                 stride: view.width, pattern: pattern)
             walker.stroke(path)
         }
@@ -57,10 +57,11 @@ enum Hairline {
 
     /// An opaque colour (premultiplied `0xAARRGGBB`, alpha 255).
     struct OpaqueInk: Ink {
-        let source: UInt32
+        let source: UInt64
+        init(source: UInt32) { self.source = PixelBlend.spread(source) }
         @inline(__always)
         func blend(_ alpha: UInt32, onto destination: UInt32) -> UInt32 {
-            PixelBlend.blendOpaque(source, coverage: alpha, destination)
+            PixelBlend.blendOpaque(spread: source, coverage: alpha, destination)
         }
     }
 
@@ -152,7 +153,7 @@ enum Hairline {
         }
 
         /// Strokes every contour of `path`, closing closed ones; the dash pattern restarts at each.
-        mutating func stroke(_ path: Path) {
+        func stroke(_ path: Path) {
             path.points.withUnsafeBufferPointer { pts in
                 for c in path.contours {
                     guard c.end - c.start >= 2 else { continue }
@@ -169,7 +170,7 @@ enum Hairline {
 
         /// Draws segment a→b; `arcStart` is the contour's arc length at `a` and is advanced to `b`.
         @inline(__always)
-        mutating func segment(_ a: ScreenPoint, _ b: ScreenPoint, arcStart: inout Double) {
+        func segment(_ a: ScreenPoint, _ b: ScreenPoint, arcStart: inout Double) {
             let dx = b.x - a.x, dy = b.y - a.y
             let s0 = arcStart
             if isDashed {
@@ -236,48 +237,101 @@ enum Hairline {
             guard abs(edge0) < Fixed.limit else { return }
             let line = Fixed.Band(edge0: Fixed.from(edge0), step: Fixed.from(m), height: Fixed.from(height))
             // The columns the segment crosses whole; the (at most two) others are partial.
-            let wholeFirst = max(start, ceil0), wholeLast = min(end, floor1 &- 1)
-
-            /// A partial column `ma…mb` (major coordinates): the band centred on the centre line
-            /// at its middle.
-            @inline(__always)
-            func partialEdge(_ ma: Double, _ mb: Double) -> Int {
-                Fixed.from(minorAtStart + m * ((ma + mb) * 0.5 - a) - 0.5 * height)
-            }
-
-            guard isDashed else {
-                var i = start
-                while i <= end {
-                    var edge: Int, weight: Int
-                    if i >= wholeFirst && i <= wholeLast {
-                        edge = line.edge(i); weight = Fixed.fullWeight
-                    } else {
-                        let cellLo = Double(i)
-                        let ma = max(major0, cellLo), mb = min(major1, cellLo + 1)
-                        edge = partialEdge(ma, mb); weight = Fixed.weight(mb - ma)
-                    }
-                    column(axes, i, edge: edge, height: line.height, weight: weight)
-                    i &+= 1
-                }
+            let span = Span(axes: axes, major0: major0, major1: major1, a: a, minorAtStart: minorAtStart, slope: m,
+                            halfHeight: 0.5 * height, start: start, end: end, wholeFirst: max(start, ceil0),
+                            wholeLast: min(end, floor1 &- 1), line: line)
+            // A segment whose centre line stays a pixel inside the minor range on the near side
+            // and three on the far side puts every column's two or three pixels inside it (the band
+            // reaches 0.71 px from the centre line at most): no pixel needs the range test.
+            let inside = min(minorAtStart, minorAtEnd) >= Double(axes.minorLo) + 1
+                && max(minorAtStart, minorAtEnd) <= Double(axes.minorHi) - 3
+            guard isDashed, let pattern else {
+                if inside { solid(span, checked: false) } else { solid(span, checked: true) }
                 return
             }
-            // Dashed: each column's length is its on-share, from the pattern's cumulative
-            // on-length at its edges. The on-length at the far edge of one column is the one at
-            // the near edge of the next (the same Double, so reusing it changes nothing).
-            guard let pattern else { return }
-            let arcPerMajor = b >= a ? stretch : -stretch
-            var boundary = Double.nan, onAtBoundary = 0.0
-            var i = start
-            while i <= end {
+            let arcs = Arcs(start: arcStart, perMajor: b >= a ? stretch : -stretch, inverseStretch: 1 / stretch)
+            if inside {
+                dashed(span, pattern, arcs, checked: false)
+            } else {
+                dashed(span, pattern, arcs, checked: true)
+            }
+        }
+
+        /// One segment's walk, every value computed from the segment alone.
+        struct Span {
+            let axes: Axes
+            /// The segment's major extent (clamped to ±10^9); its centre line is at `minorAtStart`
+            /// at major coordinate `a` and rises `slope` per unit of the major axis.
+            let major0: Double, major1: Double, a: Double, minorAtStart: Double, slope: Double
+            /// Half the band's height across the minor axis, pixels.
+            let halfHeight: Double
+            /// The columns to walk, and the ones among them the segment crosses whole.
+            let start: Int, end: Int, wholeFirst: Int, wholeLast: Int
+            let line: Fixed.Band
+
+            /// The segment's part `ma…mb` (major coordinates) in column `i`.
+            @inline(__always)
+            func part(_ i: Int) -> (ma: Double, mb: Double) {
                 let cellLo = Double(i)
-                let ma = max(major0, cellLo), mb = min(major1, cellLo + 1)
-                let onA = ma == boundary ? onAtBoundary : pattern.onLength(upTo: max(0, arcStart + (ma - a) * arcPerMajor))
-                let onB = pattern.onLength(upTo: max(0, arcStart + (mb - a) * arcPerMajor))
+                return (max(major0, cellLo), min(major1, cellLo + 1))
+            }
+
+            /// The band's near edge (fixed point) in a partial column `ma…mb`: centred on the
+            /// centre line at the part's middle.
+            @inline(__always)
+            func partialEdge(_ ma: Double, _ mb: Double) -> Int {
+                Fixed.from(minorAtStart + slope * ((ma + mb) * 0.5 - a) - halfHeight)
+            }
+        }
+
+        /// Where a dashed segment's columns fall in its contour's arc length: `start` at major
+        /// coordinate `a`, `perMajor` more per unit of the major axis (negative when the segment
+        /// runs towards lower major coordinates); `inverseStretch` turns arc length into major length.
+        struct Arcs {
+            let start: Double, perMajor: Double, inverseStretch: Double
+        }
+
+        /// A solid segment: the partial column before the whole ones, the whole ones (the band's
+        /// edge stepped by exact integer additions, weight constant), the partial one after.
+        @inline(__always)
+        func solid(_ span: Span, checked: Bool) {
+            var i = span.start
+            while i < span.wholeFirst && i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+            var edge = span.line.edge(i)
+            while i <= span.wholeLast {
+                column(span.axes, i, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
+                edge &+= span.line.step
+                i &+= 1
+            }
+            i = max(i, span.wholeLast &+ 1)
+            while i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+        }
+
+        /// A column the segment crosses only part of: weighted by that part's length.
+        @inline(__always)
+        func partialColumn(_ span: Span, _ i: Int, checked: Bool) {
+            let (ma, mb) = span.part(i)
+            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: Fixed.weight(mb - ma),
+                   checked: checked)
+        }
+
+        /// A dashed segment: each column's length is its on-share, from the pattern's cumulative
+        /// on-length at its edges. The on-length at the far edge of one column is the one at the
+        /// near edge of the next (the same Double, so reusing it changes nothing).
+        @inline(__always)
+        func dashed(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+            var boundary = Double.nan, onAtBoundary = 0.0
+            var i = span.start
+            while i <= span.end {
+                let (ma, mb) = span.part(i)
+                let onA = ma == boundary ? onAtBoundary
+                    : pattern.onLength(upTo: max(0, arcs.start + (ma - span.a) * arcs.perMajor))
+                let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
                 boundary = mb; onAtBoundary = onB
-                let weight = Fixed.weight(abs(onB - onA) / stretch)
+                let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
                 if weight > 0 {
-                    let edge = i >= wholeFirst && i <= wholeLast ? line.edge(i) : partialEdge(ma, mb)
-                    column(axes, i, edge: edge, height: line.height, weight: weight)
+                    let edge = i >= span.wholeFirst && i <= span.wholeLast ? span.line.edge(i) : span.partialEdge(ma, mb)
+                    column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
                 }
                 i &+= 1
             }
@@ -285,23 +339,12 @@ enum Hairline {
 
         /// Blends column `i`: a band from minor coordinate `edge` (fixed point) `height` high
         /// (fixed point, at most √2), each pixel getting its overlap with the band times `weight`
-        /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`. A
-        /// column whose three pixels are all inside the minor range tests none of them.
+        /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`; when
+        /// `checked`, only those inside the minor range.
         @inline(__always)
-        func column(_ axes: Axes, _ i: Int, edge: Int, height: Int, weight: Int) {
+        func column(_ axes: Axes, _ i: Int, edge: Int, height: Int, weight: Int, checked: Bool) {
             let j = edge >> Fixed.bits
             let p = base + (i &* axes.majorStep &+ j &* axes.minorStep)
-            if j >= axes.minorLo && j < axes.minorHi &- 2 {
-                cover(p, j, edge: edge, height: height, weight: weight, axes, checked: false)
-            } else {
-                cover(p, j, edge: edge, height: height, weight: weight, axes, checked: true)
-            }
-        }
-
-        /// The body of ``column(_:_:edge:height:weight:)``; `p` is pixel `j`, the one holding `edge`.
-        @inline(__always)
-        func cover(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, edge: Int, height: Int, weight: Int, _ axes: Axes,
-                   checked: Bool) {
             // The band's share of pixel j: from `edge` to the pixel's far side, or all of it.
             let first = Fixed.one &- (edge & Fixed.fraction)
             if first >= height {
