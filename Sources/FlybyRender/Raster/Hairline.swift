@@ -14,16 +14,32 @@ import FlybyCore
 /// (unlike Wu's algorithm, whose 45° lines come out lighter by √2). Pixels where two segments
 /// cross are blended twice, as with any per-segment hairline.
 ///
+/// **Arithmetic.** Per segment, the band's near edge at the middle of column i is
+/// `edge0 + i · step` in 32.32 fixed point (``Fixed``; `edge0` the edge at column 0, `step` the
+/// slope). The whole columns step it by integer additions, which are exact, so it is the same
+/// value whichever column a walk starts at. A column's two or three pixels get integer shares of
+/// the band (from the edge to the first pixel's far side, then whole pixels, then the rest), each
+/// times the column's weight (alpha per full pixel in 8.8; 255 for a whole solid column) and
+/// rounded half up to an alpha: no Double and no rounding call per pixel. The (at most two)
+/// partial end columns compute their edge and weight in Double. A segment whose centre line stays
+/// well inside the box skips the per-pixel range test, and the walk is compiled once per ``Ink``
+/// (opaque colours blend with ``PixelBlend/blendOpaque(spread:coverage:_:)``).
+///
 /// **Dashes** are not cut into pieces: a column's length is replaced by the part of it that lies
 /// in "on" stretches of the pattern, from the pattern's cumulative on-length `F(s)` at the arc
 /// lengths where the segment enters and leaves the column. Each column is blended once, however
 /// many dash ends fall in it, and nothing is allocated. The pattern restarts at every contour's
 /// first point (as ``Dasher`` does with offset 0) and runs on through invisible stretches, so the
-/// dashes do not depend on the clip or the band.
+/// dashes do not depend on the clip or the band. For one dash and one gap longer than a column's
+/// arc length (every dashed line of the bundled styles), the whole columns take the arc length's
+/// phase in the pattern in fixed point instead (``Walker/FixedDash``): reduced modulo the period
+/// once per segment, then stepped by exact integer additions, a column's on-share being the
+/// overlap of its phase interval with the dash.
 ///
-/// Every per-column value is computed from the segment alone (never stepped from the previous
-/// column), so a painter that draws only some rows (a band) gives those rows exactly the pixels a
-/// whole-frame painter gives them. Units: screen pixels, origin top-left, y down.
+/// Every per-column value is a function of the segment and the column alone (values stepped from
+/// column to column are exact integers, equal to the ones computed directly), so a painter that
+/// draws only some rows (a band) gives those rows exactly the pixels a whole-frame painter gives
+/// them. Units: screen pixels, origin top-left, y down.
 enum Hairline {
     /// Strokes every contour of `path` (closing closed ones) with a `width`-pixel line of `color`
     /// (width clamped to 0…1), dashed by `dashes` (on/off lengths in pixels, see
@@ -250,7 +266,13 @@ enum Hairline {
                 return
             }
             let arcs = Arcs(start: arcStart, perMajor: b >= a ? stretch : -stretch, inverseStretch: 1 / stretch)
-            if inside {
+            if let dash = FixedDash(pattern, arcs, a: a) {
+                if inside {
+                    dashedSingle(span, pattern, arcs, dash, checked: false)
+                } else {
+                    dashedSingle(span, pattern, arcs, dash, checked: true)
+                }
+            } else if inside {
                 dashed(span, pattern, arcs, checked: false)
             } else {
                 dashed(span, pattern, arcs, checked: true)
@@ -334,6 +356,70 @@ enum Hairline {
                     column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
                 }
                 i &+= 1
+            }
+        }
+
+        /// A dashed segment whose pattern is one dash and one gap longer than a column's arc
+        /// length (the common case), in 32.32 fixed point: the arc length at column edge `i` is
+        /// `arc0 + i · arcStep`, so its phase in the pattern steps by exact integer additions
+        /// (taken modulo the period once, at the first column), and a whole column's on-share is
+        /// the overlap of its phase interval with the dash. Exact integers make the phase the same
+        /// whatever column a band starts at. Partial columns take ``dashed(_:_:_:checked:)``'s way.
+        @inline(__always)
+        func dashedSingle(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash, checked: Bool) {
+            var i = span.start
+            while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+            if i <= span.wholeLast {
+                // The phase of the column's lower arc end: edge i going forwards, edge i + 1 backwards.
+                let d = abs(dash.step)
+                var phase = (dash.arc0 &+ (dash.step < 0 ? i &+ 1 : i) &* dash.step) % dash.period
+                if phase < 0 { phase &+= dash.period }
+                var edge = span.line.edge(i)
+                while i <= span.wholeLast {
+                    let top = phase &+ d
+                    let on = max(0, min(top, dash.on) &- phase) &+ max(0, min(top, dash.period &+ dash.on) &- dash.period)
+                    if on > 0 {
+                        let weight = on >= d ? Fixed.fullWeight : (on &* dash.weightPerArc &+ (1 << 31)) >> 32
+                        column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
+                    }
+                    phase &+= dash.step
+                    if phase >= dash.period { phase &-= dash.period } else if phase < 0 { phase &+= dash.period }
+                    edge &+= span.line.step
+                    i &+= 1
+                }
+            }
+            i = max(i, span.wholeLast &+ 1)
+            while i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+        }
+
+        /// A partial column of a dashed segment: its on-share from the pattern's cumulative on-length.
+        @inline(__always)
+        func dashedPartialColumn(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+            let (ma, mb) = span.part(i)
+            let onA = pattern.onLength(upTo: max(0, arcs.start + (ma - span.a) * arcs.perMajor))
+            let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
+            let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
+            guard weight > 0 else { return }
+            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: weight, checked: checked)
+        }
+
+        /// A one-dash pattern along one segment in 32.32 fixed point: the arc length at column
+        /// edge `i` is `arc0 + i · step`; `period` and `on` are the pattern's; a whole column's
+        /// weight is its on-length times `weightPerArc` (2^-32 units).
+        struct FixedDash {
+            let arc0: Int, step: Int, period: Int, on: Int, weightPerArc: Int
+
+            /// nil when the pattern is not one dash and one gap, its period is not longer than a
+            /// column's arc length, or the values leave the fixed-point range.
+            init?(_ pattern: DashPattern, _ arcs: Arcs, a: Double) {
+                guard let dash = pattern.singleDash, pattern.period > abs(arcs.perMajor), pattern.period < Fixed.limit
+                else { return nil }
+                let arc0 = arcs.start - a * arcs.perMajor
+                guard abs(arc0) < Fixed.limit else { return nil }
+                self.arc0 = Fixed.from(arc0); step = Fixed.from(arcs.perMajor)
+                period = Fixed.from(pattern.period); on = Fixed.from(dash)
+                guard abs(step) > 0 else { return nil }
+                weightPerArc = (Fixed.fullWeight << 32) / abs(step)
             }
         }
 
