@@ -33,6 +33,24 @@ import Testing
         }
     }
 
+    /// The opaque blend on a spread source gives the packed blend's result bit for bit, for every
+    /// coverage and a spread of colours (channels differing, so a lane mix-up shows).
+    @Test func spreadOpaqueBlendEqualsThePackedOne() {
+        var rng = SplitMix64(seed: 11)
+        for _ in 0..<400 {
+            let source = 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0x00FF_FFFF
+            let destination = UInt32(truncatingIfNeeded: rng.next())
+            for c in UInt32(0)...255 {
+                let got = PixelBlend.blendOpaque(spread: PixelBlend.spread(source), coverage: c, destination)
+                let expected = PixelBlend.blendOpaque(source, coverage: c, destination)
+                if got != expected {
+                    Issue.record("source \(String(source, radix: 16)) destination \(String(destination, radix: 16)) c \(c)")
+                    return
+                }
+            }
+        }
+    }
+
     /// Source-over of a straight colour with alpha 0, 128 and 255 matches the Double formula
     /// `round(s·a/255) + round(d·(255 − round(a·cov/255))/255)` exactly, per channel.
     @Test(arguments: [0, 128, 255])
