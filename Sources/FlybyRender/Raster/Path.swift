@@ -155,6 +155,22 @@ public struct Path: Sendable {
     /// ``finiteBounds`` and whether every point is finite, in one pass.
     public var finiteBoundsAndFiniteness: (bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), allFinite: Bool)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        // The usual case first, without a branch per point: `x · 0` is 0 for a finite x and NaN
+        // for an infinite or NaN one, so the sum stays 0 exactly when every point is finite
+        // (and then the plain bounds are the finite bounds).
+        var poison = 0.0
+        points.withUnsafeBufferPointer { points in
+            for p in points {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+                poison += p.x * 0 + p.y * 0
+            }
+        }
+        if poison == 0 {
+            guard minX <= maxX else { return nil }
+            return (bounds: (minX: minX, minY: minY, maxX: maxX, maxY: maxY), allFinite: true)
+        }
+        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         var finite = 0
         points.withUnsafeBufferPointer { points in
             for p in points where p.x.isFinite && p.y.isFinite {

@@ -217,29 +217,39 @@ public struct Stroker: Sendable {
         return ScreenPoint(x: dx * inverse, y: dy * inverse)
     }
 
+    /// Fills ``directions`` and ``lengths`` for the segments of ``clean``: segment i runs from
+    /// point i to point i + 1 (mod the count when `closed`, which adds the closing segment).
+    private mutating func measureSegments(closed: Bool) {
+        let n = clean.count
+        directions.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        var length = 0.0
+        for i in 0..<(closed ? n : n - 1) {
+            directions.append(direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &length))
+            lengths.append(length)
+        }
+    }
+
     private mutating func strokeOpen(_ h: Double, _ style: Shape, into outline: inout Path) {
         side.removeAll(keepingCapacity: true)
         let n = clean.count
-        var firstLength = 0.0, lastLength = 0.0
-        let first = direction(clean[0], clean[1], &firstLength)
-        let last = direction(clean[n - 2], clean[n - 1], &lastLength)
+        // The backward side reuses the segments' directions and lengths (negating is exact, so
+        // the points are those of recomputing them).
+        measureSegments(closed: false)
+        let first = directions[0], last = directions[n - 2]
         // Left side, forward.
         side.append(offset(clean[0], first, h))
-        var incoming = first, incomingLength = firstLength, outgoingLength = 0.0
         for i in 1..<(n - 1) {
-            let outgoing = direction(clean[i], clean[i + 1], &outgoingLength)
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style, joint: isJoint(i))
-            incoming = outgoing; incomingLength = outgoingLength
+            appendJoin(clean[i], directions[i - 1], lengths[i - 1], directions[i], lengths[i], h, style,
+                       joint: isJoint(i))
         }
         side.append(offset(clean[n - 1], last, h))
         appendCap(clean[n - 1], last, h, style)
         // Right side, backward: the left side of the reversed polyline.
         side.append(offset(clean[n - 1], negate(last), h))
-        incoming = negate(last); incomingLength = lastLength
         for i in stride(from: n - 2, to: 0, by: -1) {
-            let outgoing = negate(direction(clean[i - 1], clean[i], &outgoingLength))
-            appendJoin(clean[i], incoming, incomingLength, outgoing, outgoingLength, h, style, joint: isJoint(i))
-            incoming = outgoing; incomingLength = outgoingLength
+            appendJoin(clean[i], negate(directions[i]), lengths[i], negate(directions[i - 1]), lengths[i - 1], h, style,
+                       joint: isJoint(i))
         }
         side.append(offset(clean[0], negate(first), h))
         appendCap(clean[0], negate(first), h, style)
@@ -248,14 +258,7 @@ public struct Stroker: Sendable {
 
     private mutating func strokeClosed(_ h: Double, _ style: Shape, into outline: inout Path) {
         let n = clean.count
-        // Segment i runs from point i to point i + 1 (mod n); both sides reuse its direction.
-        directions.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
-        var length = 0.0
-        for i in 0..<n {
-            directions.append(direction(clean[i], clean[i + 1 == n ? 0 : i + 1], &length))
-            lengths.append(length)
-        }
+        measureSegments(closed: true)   // both sides reuse each segment's direction
         side.removeAll(keepingCapacity: true)
         for i in 0..<n {
             let previous = i == 0 ? n - 1 : i - 1

@@ -139,54 +139,81 @@ struct GlyphFieldPainter: Sendable {
             let p = (Double(a) - base) / slope, q = (Double(b) - base) / slope
             return (min(p, q), max(p, q))
         }
+        let du = GlyphFieldPainter.roundedToNearest(t.dudx * 65536), dv = GlyphFieldPainter.roundedToNearest(t.dvdx * 65536)
         f.values.withUnsafeBufferPointer { field in
             textCoverage.withUnsafeMutableBufferPointer { text in
                 haloCoverage.withUnsafeMutableBufferPointer { haloPlane in
-                    for y in box.minY..<box.maxY {
-                        let py = Double(y) + 0.5
-                        let uRow = t.u0 + t.dudy * py, vRow = t.v0 + t.dvdy * py
-                        let cu = columns(uRow, t.dudx, lo.x, hi.x), cv = columns(vRow, t.dvdx, lo.y, hi.y)
-                        let a = max(cu.0, cv.0), b = min(cu.1, cv.1)
-                        guard a <= b else { continue }
-                        let x0 = max(box.minX, Int(max(-1e9, a - 0.5).rounded(.up)))
-                        let x1 = min(box.maxX - 1, Int(min(1e9, b - 0.5).rounded(.down)))
-                        guard x0 <= x1 else { continue }
-                        let r = y - box.minY
-                        rowSpans[r].lo = min(rowSpans[r].lo, x0)
-                        rowSpans[r].hi = max(rowSpans[r].hi, x1)
-                        // Sample coordinates in 16.16 fixed point, stepped per pixel: the integer
-                        // part and fraction come without float-to-int conversions (which Swift
-                        // range-checks; they were a fifth of this loop).
-                        let px0 = Double(x0) + 0.5
-                        var uf = Int(((uRow + t.dudx * px0) * 65536).rounded())
-                        var vf = Int(((vRow + t.dvdx * px0) * 65536).rounded())
-                        let du = Int((t.dudx * 65536).rounded()), dv = Int((t.dvdx * 65536).rounded())
-                        let rowBase = r * stride - box.minX
-                        for x in x0...x1 {
-                            defer { uf &+= du; vf &+= dv }
-                            let i = min(max(uf >> 16, 0), lastI), j = min(max(vf >> 16, 0), lastJ)
-                            let fu = Float(uf & 0xFFFF) * (1 / 65536), fv = Float(vf & 0xFFFF) * (1 / 65536)
-                            let k = j * w + i
-                            let v00 = Float(field[k]), v10 = Float(field[k + 1])
-                            let v01 = Float(field[k + w]), v11 = Float(field[k + w + 1])
-                            let top = v00 + (v10 - v00) * fu, bottom = v01 + (v11 - v01) * fu
-                            let coverage = bias - (top + (bottom - top) * fv) * perValue
-                            let ht = coverage + haloPx
-                            guard ht > 0 else { continue }
-                            let index = rowBase + x
-                            if coverage > 0 {
-                                let c = GlyphFieldPainter.byte(coverage)
-                                if c > text[index] { text[index] = c }
-                            }
-                            if wantsHalo {
-                                let c = GlyphFieldPainter.byte(ht)
-                                if c > haloPlane[index] { haloPlane[index] = c }
+                    rowSpans.withUnsafeMutableBufferPointer { rowSpans in
+                        for y in box.minY..<box.maxY {
+                            let py = Double(y) + 0.5
+                            let uRow = t.u0 + t.dudy * py, vRow = t.v0 + t.dvdy * py
+                            let cu = columns(uRow, t.dudx, lo.x, hi.x), cv = columns(vRow, t.dvdx, lo.y, hi.y)
+                            let a = max(cu.0, cv.0), b = min(cu.1, cv.1)
+                            guard a <= b else { continue }
+                            let x0 = max(box.minX, GlyphFieldPainter.roundedUp(max(-1e9, a - 0.5)))
+                            let x1 = min(box.maxX - 1, GlyphFieldPainter.roundedDown(min(1e9, b - 0.5)))
+                            guard x0 <= x1 else { continue }
+                            let r = y - box.minY
+                            rowSpans[r].lo = min(rowSpans[r].lo, x0)
+                            rowSpans[r].hi = max(rowSpans[r].hi, x1)
+                            // Sample coordinates in 16.16 fixed point, stepped per pixel: the integer
+                            // part and fraction come without float-to-int conversions (which Swift
+                            // range-checks; they were a fifth of this loop).
+                            let px0 = Double(x0) + 0.5
+                            var uf = GlyphFieldPainter.roundedToNearest((uRow + t.dudx * px0) * 65536)
+                            var vf = GlyphFieldPainter.roundedToNearest((vRow + t.dvdx * px0) * 65536)
+                            let rowBase = r * stride - box.minX
+                            for x in x0...x1 {
+                                defer { uf &+= du; vf &+= dv }
+                                let i = min(max(uf >> 16, 0), lastI), j = min(max(vf >> 16, 0), lastJ)
+                                let fu = Float(uf & 0xFFFF) * (1 / 65536), fv = Float(vf & 0xFFFF) * (1 / 65536)
+                                let k = j * w + i
+                                let v00 = Float(field[k]), v10 = Float(field[k + 1])
+                                let v01 = Float(field[k + w]), v11 = Float(field[k + w + 1])
+                                let top = v00 + (v10 - v00) * fu, bottom = v01 + (v11 - v01) * fu
+                                let coverage = bias - (top + (bottom - top) * fv) * perValue
+                                let ht = coverage + haloPx
+                                guard ht > 0 else { continue }
+                                let index = rowBase + x
+                                if coverage > 0 {
+                                    let c = GlyphFieldPainter.byte(coverage)
+                                    if c > text[index] { text[index] = c }
+                                }
+                                if wantsHalo {
+                                    let c = GlyphFieldPainter.byte(ht)
+                                    if c > haloPlane[index] { haloPlane[index] = c }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    // Integer rounding without libm: `.rounded()` calls `round`/`ceil`/`floor` on a baseline
+    // x86-64 target, several per row here.
+
+    /// `⌈x⌉` for |x| ≤ 1e9.
+    @inline(__always)
+    static func roundedUp(_ x: Double) -> Int {
+        let t = Int(x)   // towards zero
+        return Double(t) < x ? t + 1 : t
+    }
+
+    /// `⌊x⌋` for |x| ≤ 1e9.
+    @inline(__always)
+    static func roundedDown(_ x: Double) -> Int {
+        let t = Int(x)   // towards zero
+        return Double(t) > x ? t - 1 : t
+    }
+
+    /// `x` rounded to the nearest integer, ties to even, for |x| < 2⁵¹: adding 1.5 · 2⁵² leaves
+    /// the rounded integer in the low bits of the double (as ``byte(_:)`` does with floats).
+    @inline(__always)
+    static func roundedToNearest(_ x: Double) -> Int {
+        let magic = 6_755_399_441_055_744.0
+        return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
     }
 
     /// `round(min(coverage, 1) · 255)` for a coverage > 0, ties to even: adding 1.5 · 2²³ leaves
@@ -200,23 +227,30 @@ struct GlyphFieldPainter: Sendable {
     private mutating func composite(box: PixelRect, text textSource: UInt32, halo haloSource: UInt32,
                                     into view: PixelBufferView) {
         let stride = box.maxX - box.minX
+        // An opaque colour at full coverage replaces the pixel: source-over then gives the
+        // colour itself exactly (scaling by 255/255 is exact and the destination weighs 0).
+        let textReplaces: UInt32 = textSource >> 24 == 255 ? 255 : 256
+        let haloReplaces: UInt32 = haloSource >> 24 == 255 ? 255 : 256
         textCoverage.withUnsafeMutableBufferPointer { text in
             haloCoverage.withUnsafeMutableBufferPointer { halo in
-                for r in 0..<(box.maxY - box.minY) {
-                    let span = rowSpans[r]
-                    rowSpans[r] = (Int.max, Int.min)
-                    guard span.lo <= span.hi else { continue }
-                    let row = view.row(box.minY + r)
-                    let base = r * stride - box.minX
-                    for x in span.lo...span.hi {
-                        let hc = UInt32(halo[base + x]), tc = UInt32(text[base + x])
-                        guard hc | tc != 0 else { continue }
-                        var p = row[x]
-                        if hc != 0 { p = PixelBlend.sourceOver(haloSource, coverage: hc, p) }
-                        if tc != 0 { p = PixelBlend.sourceOver(textSource, coverage: tc, p) }
-                        row[x] = p
-                        halo[base + x] = 0
-                        text[base + x] = 0
+                rowSpans.withUnsafeMutableBufferPointer { rowSpans in
+                    for r in 0..<(box.maxY - box.minY) {
+                        let span = rowSpans[r]
+                        rowSpans[r] = (Int.max, Int.min)
+                        guard span.lo <= span.hi else { continue }
+                        let row = view.row(box.minY + r)
+                        let base = r * stride - box.minX
+                        for x in span.lo...span.hi {
+                            let hc = UInt32(halo[base + x]), tc = UInt32(text[base + x])
+                            guard hc | tc != 0 else { continue }
+                            halo[base + x] = 0
+                            text[base + x] = 0
+                            if tc == textReplaces { row[x] = textSource; continue }
+                            var p = hc == haloReplaces ? haloSource : row[x]
+                            if hc != 0 && hc != haloReplaces { p = PixelBlend.sourceOver(haloSource, coverage: hc, p) }
+                            if tc != 0 { p = PixelBlend.sourceOver(textSource, coverage: tc, p) }
+                            row[x] = p
+                        }
                     }
                 }
             }
