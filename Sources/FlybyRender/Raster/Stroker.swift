@@ -33,8 +33,11 @@ public struct Stroker: Sendable {
     /// cleaned points, contour `c`'s at `pieces[pieceStart[c]..<pieceStart[c + 1]]`.
     var pieces: [ScreenPoint] = []
     var pieceStart: [Int] = []
-    /// The end points of the open contours that can be joined, sorted by position.
+    /// The end points of the open contours that can be joined, in code order.
     var ends: [ContourEnd] = []
+    /// Scratch for ``pairEnds(contourCount:)``: per table slot, the index in ``ends`` of the first
+    /// end at the slot's point (−1: empty) and the code of the end there waiting for a partner (−1: none).
+    var slots: [(key: Int32, waiting: Int32)] = []
     /// By end code (``ContourEnd/code``): the code of the end it is joined to, or −1.
     var partner: [Int32] = []
     /// By contour: already stroked as part of a chain.
@@ -126,20 +129,7 @@ public struct Stroker: Sendable {
             }
         }
         pieceStart.append(pieces.count)
-        // Pair the ends meeting at each point in contour order: 1st with 2nd, 3rd with 4th, …
-        ends.sort { a, b in a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.code < b.code }
-        partner.removeAll(keepingCapacity: true)
-        partner.append(contentsOf: repeatElement(-1, count: 2 * count))
-        var i = 0
-        while i + 1 < ends.count {
-            if ends[i].x == ends[i + 1].x && ends[i].y == ends[i + 1].y {
-                partner[Int(ends[i].code)] = ends[i + 1].code
-                partner[Int(ends[i + 1].code)] = ends[i].code
-                i += 2
-            } else {
-                i += 1
-            }
-        }
+        pairEnds(contourCount: count)
         chained.removeAll(keepingCapacity: true)
         chained.append(contentsOf: repeatElement(false, count: count))
         for c in 0..<count where !chained[c] {
@@ -175,6 +165,46 @@ public struct Stroker: Sendable {
             }
             if isRing { joints[0] = true }
             strokeClean(closed: isRing, halfWidth, style, into: &outline)
+        }
+    }
+
+    /// Fills ``partner``: the ends in ``ends`` (in code order) that meet at each point are paired
+    /// in contour order, 1st with 2nd, 3rd with 4th, …
+    ///
+    /// The ends are grouped by position with an open-addressing table (linear probing) instead
+    /// of a sort: each end finds its point's slot, which holds the end still waiting for a partner.
+    private mutating func pairEnds(contourCount: Int) {
+        partner.removeAll(keepingCapacity: true)
+        partner.append(contentsOf: repeatElement(-1, count: 2 * contourCount))
+        var capacity = 16
+        while capacity < 2 * ends.count { capacity <<= 1 }
+        let mask = capacity - 1
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: repeatElement((key: -1, waiting: -1), count: capacity))
+        for e in ends.indices {
+            let end = ends[e]
+            // + 0 turns −0 into +0, so that points that compare equal hash alike.
+            let hx = (end.x + 0).bitPattern, hy = (end.y + 0).bitPattern
+            var s = Int(truncatingIfNeeded: (((hx &* 0x9E37_79B9_7F4A_7C15) ^ hy) &* 0xC2B2_AE3D_27D4_EB4F) >> 32) & mask
+            while true {
+                let slot = slots[s]
+                if slot.key < 0 {
+                    slots[s] = (key: Int32(e), waiting: end.code)
+                    break
+                }
+                let key = ends[Int(slot.key)]
+                if key.x == end.x && key.y == end.y {
+                    if slot.waiting < 0 {
+                        slots[s].waiting = end.code
+                    } else {
+                        partner[Int(slot.waiting)] = end.code
+                        partner[Int(end.code)] = slot.waiting
+                        slots[s].waiting = -1
+                    }
+                    break
+                }
+                s = (s + 1) & mask
+            }
         }
     }
 
