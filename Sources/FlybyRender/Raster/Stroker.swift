@@ -218,13 +218,15 @@ public struct Stroker: Sendable {
             skip = 1
             joints[joints.count - 1] = true
         }
-        let added = range.count - skip
+        // Element by element: pieces hold a few points each, and the generic
+        // `append(contentsOf:)` costs more per call than these loops.
         if reversed {
-            for i in stride(from: range.upperBound - 1 - skip, through: range.lowerBound, by: -1) { clean.append(pieces[i]) }
+            for i in stride(from: range.upperBound - 1 - skip, through: range.lowerBound, by: -1) {
+                clean.append(pieces[i]); joints.append(false)
+            }
         } else {
-            clean.append(contentsOf: pieces[(range.lowerBound + skip)..<range.upperBound])
+            for i in (range.lowerBound + skip)..<range.upperBound { clean.append(pieces[i]); joints.append(false) }
         }
-        joints.append(contentsOf: repeatElement(false, count: added))
     }
 
     /// Whether point `i` of ``clean`` is a joint (see ``joints``).
