@@ -99,6 +99,17 @@ enum Hairline {
         return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
     }
 
+    /// The smaller of `x` and `y` (`y` when they are equal or either is NaN): the form that
+    /// compiles to one `minsd`, where `Swift.min` on `Double` does too but `Swift.max` (which
+    /// prefers `y` on ties, `y >= x ? y : x`) cannot use `maxsd` and takes a compare-and-select.
+    @inline(__always)
+    static func smaller(_ x: Double, _ y: Double) -> Double { x < y ? x : y }
+
+    /// The larger of `x` and `y` (`y` when they are equal or either is NaN): one `maxsd` (see
+    /// ``smaller(_:_:)``).
+    @inline(__always)
+    static func larger(_ x: Double, _ y: Double) -> Double { x > y ? x : y }
+
     /// ⌊x⌋ for |x| < 2^51, from ``roundedInt(_:)``.
     @inline(__always)
     static func floor(_ x: Double) -> Int {
@@ -224,7 +235,8 @@ enum Hairline {
         @inline(__always)
         func band(_ axes: Axes, from a: Double, to b: Double, minorAtStart: Double, minorAtEnd: Double, slope m: Double,
                   arcStart: Double) {
-            let major0 = max(-1e9, min(a, b)), major1 = min(1e9, max(a, b))
+            let major0 = Hairline.larger(Hairline.smaller(a, b), -1e9)
+            let major1 = Hairline.smaller(Hairline.larger(a, b), 1e9)
             let floor0 = Hairline.floor(major0), floor1 = Hairline.floor(major1)
             let ceil0 = Double(floor0) == major0 ? floor0 : floor0 &+ 1
             let ceil1 = Double(floor1) == major1 ? floor1 : floor1 &+ 1
@@ -235,11 +247,13 @@ enum Hairline {
             // column on each side for the end columns' off-centre samples and rounding. A column
             // kept in vain draws nothing, so the pixels do not depend on this range.
             let minorLo = Double(axes.minorLo) - 1, minorHi = Double(axes.minorHi) + 1
-            if min(minorAtStart, minorAtEnd) < minorLo || max(minorAtStart, minorAtEnd) > minorHi {
+            let lowest = Hairline.smaller(minorAtStart, minorAtEnd)
+            let highest = Hairline.larger(minorAtStart, minorAtEnd)
+            if lowest < minorLo || highest > minorHi {
                 guard m != 0 else { return }
                 let t0 = a + (minorLo - minorAtStart) / m, t1 = a + (minorHi - minorAtStart) / m
-                start = max(start, Hairline.floor(max(-1e9, min(t0, t1))) &- 1)
-                end = min(end, Hairline.floor(min(1e9, max(t0, t1))) &+ 1)
+                start = max(start, Hairline.floor(Hairline.larger(Hairline.smaller(t0, t1), -1e9)) &- 1)
+                end = min(end, Hairline.floor(Hairline.smaller(Hairline.larger(t0, t1), 1e9)) &+ 1)
             }
             guard start <= end else { return }
 
@@ -259,8 +273,7 @@ enum Hairline {
             // A segment whose centre line stays a pixel inside the minor range on the near side
             // and three on the far side puts every column's two or three pixels inside it (the band
             // reaches 0.71 px from the centre line at most): no pixel needs the range test.
-            let inside = min(minorAtStart, minorAtEnd) >= Double(axes.minorLo) + 1
-                && max(minorAtStart, minorAtEnd) <= Double(axes.minorHi) - 3
+            let inside = lowest >= minorLo + 2 && highest <= minorHi - 4
             guard isDashed, let pattern else {
                 if inside { solid(span, checked: false) } else { solid(span, checked: true) }
                 return
@@ -295,7 +308,7 @@ enum Hairline {
             @inline(__always)
             func part(_ i: Int) -> (ma: Double, mb: Double) {
                 let cellLo = Double(i)
-                return (max(major0, cellLo), min(major1, cellLo + 1))
+                return (Hairline.larger(cellLo, major0), Hairline.smaller(cellLo + 1, major1))
             }
 
             /// The band's near edge (fixed point) in a partial column `ma…mb`: centred on the
@@ -320,9 +333,11 @@ enum Hairline {
             var i = span.start
             while i < span.wholeFirst && i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
             var edge = span.line.edge(i)
+            var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
-                column(span.axes, i, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
+                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
                 edge &+= span.line.step
+                cells += span.axes.majorStep
                 i &+= 1
             }
             i = max(i, span.wholeLast &+ 1)
@@ -333,7 +348,8 @@ enum Hairline {
         @inline(__always)
         func partialColumn(_ span: Span, _ i: Int, checked: Bool) {
             let (ma, mb) = span.part(i)
-            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: Fixed.weight(mb - ma),
+            column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
+                   weight: Fixed.weight(partLength: mb - ma),
                    checked: checked)
         }
 
@@ -353,7 +369,8 @@ enum Hairline {
                 let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
                 if weight > 0 {
                     let edge = i >= span.wholeFirst && i <= span.wholeLast ? span.line.edge(i) : span.partialEdge(ma, mb)
-                    column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
+                    column(span.axes, columnStart(span.axes, i), edge: edge, height: span.line.height, weight: weight,
+                           checked: checked)
                 }
                 i &+= 1
             }
@@ -375,16 +392,18 @@ enum Hairline {
                 var phase = (dash.arc0 &+ (dash.step < 0 ? i &+ 1 : i) &* dash.step) % dash.period
                 if phase < 0 { phase &+= dash.period }
                 var edge = span.line.edge(i)
+                var cells = columnStart(span.axes, i)
                 while i <= span.wholeLast {
                     let top = phase &+ d
                     let on = max(0, min(top, dash.on) &- phase) &+ max(0, min(top, dash.period &+ dash.on) &- dash.period)
                     if on > 0 {
                         let weight = on >= d ? Fixed.fullWeight : (on &* dash.weightPerArc &+ (1 << 31)) >> 32
-                        column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
+                        column(span.axes, cells, edge: edge, height: span.line.height, weight: weight, checked: checked)
                     }
                     phase &+= dash.step
                     if phase >= dash.period { phase &-= dash.period } else if phase < 0 { phase &+= dash.period }
                     edge &+= span.line.step
+                    cells += span.axes.majorStep
                     i &+= 1
                 }
             }
@@ -400,7 +419,8 @@ enum Hairline {
             let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
             let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
             guard weight > 0 else { return }
-            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: weight, checked: checked)
+            column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
+                   weight: weight, checked: checked)
         }
 
         /// A one-dash pattern along one segment in 32.32 fixed point: the arc length at column
@@ -423,14 +443,20 @@ enum Hairline {
             }
         }
 
-        /// Blends column `i`: a band from minor coordinate `edge` (fixed point) `height` high
+        /// Where column `i`'s pixels start: its cell at minor index 0 (an address only formed, never
+        /// read, for cells outside the box). The whole-column walks step it by `majorStep` instead.
+        @inline(__always)
+        func columnStart(_ axes: Axes, _ i: Int) -> UnsafeMutablePointer<UInt32> { base + i &* axes.majorStep }
+
+        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge` (fixed point) `height` high
         /// (fixed point, at most √2), each pixel getting its overlap with the band times `weight`
         /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`; when
         /// `checked`, only those inside the minor range.
         @inline(__always)
-        func column(_ axes: Axes, _ i: Int, edge: Int, height: Int, weight: Int, checked: Bool) {
+        func column(_ axes: Axes, _ cells: UnsafeMutablePointer<UInt32>, edge: Int, height: Int, weight: Int,
+                    checked: Bool) {
             let j = edge >> Fixed.bits
-            let p = base + (i &* axes.majorStep &+ j &* axes.minorStep)
+            let p = cells + j &* axes.minorStep
             // The band's share of pixel j: from `edge` to the pixel's far side, or all of it.
             let first = Fixed.one &- (edge & Fixed.fraction)
             if first >= height {
@@ -477,7 +503,11 @@ enum Hairline {
 
         /// The weight of a column `length` long along the major axis (0…1 px).
         @inline(__always)
-        static func weight(_ length: Double) -> Int { Hairline.roundedInt(min(length, 1) * Double(fullWeight)) }
+        static func weight(_ length: Double) -> Int { weight(partLength: Hairline.smaller(length, 1)) }
+
+        /// ``weight(_:)`` of a length known to be at most 1 px (a segment's part in one column).
+        @inline(__always)
+        static func weight(partLength length: Double) -> Int { Hairline.roundedInt(length * Double(fullWeight)) }
 
         /// The alpha of a pixel covered over `share` (32.32, at most one pixel) with `weight`
         /// (8.8): `share · weight`, rounded half up to an integer 0…255.
