@@ -90,6 +90,15 @@ enum Hairline {
         }
     }
 
+    /// Whether a walk tests each pixel's minor index against the box: a type per case, so that the
+    /// walk functions (too large to inline into the segment loop) are compiled once for each
+    /// instead of testing a flag per pixel.
+    protocol RangeTest { static var isNeeded: Bool { get } }
+    /// The segment may leave the box's minor range: every pixel is tested.
+    enum Checked: RangeTest { static var isNeeded: Bool { true } }
+    /// The segment stays well inside the box's minor range: no pixel is tested.
+    enum Unchecked: RangeTest { static var isNeeded: Bool { false } }
+
     /// `x` rounded to the nearest integer (ties to even) for |x| < 2^51, without a checked
     /// conversion: adding 1.5 · 2^52 leaves the integer in the low mantissa bits (the classic
     /// "magic number" rounding; exact and deterministic in IEEE double arithmetic).
@@ -275,20 +284,20 @@ enum Hairline {
             // reaches 0.71 px from the centre line at most): no pixel needs the range test.
             let inside = lowest >= minorLo + 2 && highest <= minorHi - 4
             guard isDashed, let pattern else {
-                if inside { solid(span, checked: false) } else { solid(span, checked: true) }
+                if inside { solid(span, Unchecked.self) } else { solid(span, Checked.self) }
                 return
             }
             let arcs = Arcs(start: arcStart, perMajor: b >= a ? stretch : -stretch, inverseStretch: 1 / stretch)
             if let dash = FixedDash(pattern, arcs, a: a) {
                 if inside {
-                    dashedSingle(span, pattern, arcs, dash, checked: false)
+                    dashedSingle(span, pattern, arcs, dash, Unchecked.self)
                 } else {
-                    dashedSingle(span, pattern, arcs, dash, checked: true)
+                    dashedSingle(span, pattern, arcs, dash, Checked.self)
                 }
             } else if inside {
-                dashed(span, pattern, arcs, checked: false)
+                dashed(span, pattern, arcs, Unchecked.self)
             } else {
-                dashed(span, pattern, arcs, checked: true)
+                dashed(span, pattern, arcs, Checked.self)
             }
         }
 
@@ -329,9 +338,10 @@ enum Hairline {
         /// A solid segment: the partial column before the whole ones, the whole ones (the band's
         /// edge stepped by exact integer additions, weight constant), the partial one after.
         @inline(__always)
-        func solid(_ span: Span, checked: Bool) {
+        func solid<Test: RangeTest>(_ span: Span, _ test: Test.Type) {
+            let checked = Test.isNeeded
             var i = span.start
-            while i < span.wholeFirst && i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+            while i < span.wholeFirst && i <= span.end { partialColumn(span, i, test); i &+= 1 }
             var edge = span.line.edge(i)
             var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
@@ -341,12 +351,13 @@ enum Hairline {
                 i &+= 1
             }
             i = max(i, span.wholeLast &+ 1)
-            while i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+            while i <= span.end { partialColumn(span, i, test); i &+= 1 }
         }
 
         /// A column the segment crosses only part of: weighted by that part's length.
         @inline(__always)
-        func partialColumn(_ span: Span, _ i: Int, checked: Bool) {
+        func partialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ test: Test.Type) {
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
                    weight: Fixed.weight(partLength: mb - ma),
@@ -357,7 +368,8 @@ enum Hairline {
         /// on-length at its edges. The on-length at the far edge of one column is the one at the
         /// near edge of the next (the same Double, so reusing it changes nothing).
         @inline(__always)
-        func dashed(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+        func dashed<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ test: Test.Type) {
+            let checked = Test.isNeeded
             var boundary = Double.nan, onAtBoundary = 0.0
             var i = span.start
             while i <= span.end {
@@ -381,11 +393,13 @@ enum Hairline {
         /// `arc0 + i · arcStep`, so its phase in the pattern steps by exact integer additions
         /// (taken modulo the period once, at the first column), and a whole column's on-share is
         /// the overlap of its phase interval with the dash. Exact integers make the phase the same
-        /// whatever column a band starts at. Partial columns take ``dashed(_:_:_:checked:)``'s way.
+        /// whatever column a band starts at. Partial columns take ``dashed(_:_:_:_:)``'s way.
         @inline(__always)
-        func dashedSingle(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash, checked: Bool) {
+        func dashedSingle<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash,
+                                          _ test: Test.Type) {
+            let checked = Test.isNeeded
             var i = span.start
-            while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+            while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, test); i &+= 1 }
             if i <= span.wholeLast {
                 // The phase of the column's lower arc end: edge i going forwards, edge i + 1 backwards.
                 let d = abs(dash.step)
@@ -408,12 +422,14 @@ enum Hairline {
                 }
             }
             i = max(i, span.wholeLast &+ 1)
-            while i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+            while i <= span.end { dashedPartialColumn(span, i, pattern, arcs, test); i &+= 1 }
         }
 
         /// A partial column of a dashed segment: its on-share from the pattern's cumulative on-length.
         @inline(__always)
-        func dashedPartialColumn(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+        func dashedPartialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs,
+                                                 _ test: Test.Type) {
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             let onA = pattern.onLength(upTo: max(0, arcs.start + (ma - span.a) * arcs.perMajor))
             let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
