@@ -339,14 +339,13 @@ enum Hairline {
         /// edge stepped by exact integer additions, weight constant), the partial one after.
         @inline(__always)
         func solid<Test: RangeTest>(_ span: Span, _ test: Test.Type) {
-            let checked = Test.isNeeded, ink = self.ink
+            let checked = Test.isNeeded
             var i = span.start
             while i < span.wholeFirst && i <= span.end { partialColumn(span, i, test); i &+= 1 }
             var edge = span.line.edge(i)
             var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
-                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight,
-                       checked: checked, ink)
+                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
                 edge &+= span.line.step
                 cells += span.axes.majorStep
                 i &+= 1
@@ -358,11 +357,11 @@ enum Hairline {
         /// A column the segment crosses only part of: weighted by that part's length.
         @inline(__always)
         func partialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ test: Test.Type) {
-            let checked = Test.isNeeded, ink = self.ink
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
                    weight: Fixed.weight(partLength: mb - ma),
-                   checked: checked, ink)
+                   checked: checked)
         }
 
         /// A dashed segment: each column's length is its on-share, from the pattern's cumulative
@@ -370,7 +369,7 @@ enum Hairline {
         /// near edge of the next (the same Double, so reusing it changes nothing).
         @inline(__always)
         func dashed<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ test: Test.Type) {
-            let checked = Test.isNeeded, ink = self.ink
+            let checked = Test.isNeeded
             var boundary = Double.nan, onAtBoundary = 0.0
             var i = span.start
             while i <= span.end {
@@ -383,7 +382,7 @@ enum Hairline {
                 if weight > 0 {
                     let edge = i >= span.wholeFirst && i <= span.wholeLast ? span.line.edge(i) : span.partialEdge(ma, mb)
                     column(span.axes, columnStart(span.axes, i), edge: edge, height: span.line.height, weight: weight,
-                           checked: checked, ink)
+                           checked: checked)
                 }
                 i &+= 1
             }
@@ -398,7 +397,7 @@ enum Hairline {
         @inline(__always)
         func dashedSingle<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash,
                                           _ test: Test.Type) {
-            let checked = Test.isNeeded, ink = self.ink
+            let checked = Test.isNeeded
             var i = span.start
             while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, test); i &+= 1 }
             if i <= span.wholeLast {
@@ -413,8 +412,7 @@ enum Hairline {
                     let on = max(0, min(top, dash.on) &- phase) &+ max(0, min(top, dash.period &+ dash.on) &- dash.period)
                     if on > 0 {
                         let weight = on >= d ? Fixed.fullWeight : (on &* dash.weightPerArc &+ (1 << 31)) >> 32
-                        column(span.axes, cells, edge: edge, height: span.line.height, weight: weight, checked: checked,
-                               ink)
+                        column(span.axes, cells, edge: edge, height: span.line.height, weight: weight, checked: checked)
                     }
                     phase &+= dash.step
                     if phase >= dash.period { phase &-= dash.period } else if phase < 0 { phase &+= dash.period }
@@ -431,14 +429,14 @@ enum Hairline {
         @inline(__always)
         func dashedPartialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs,
                                                  _ test: Test.Type) {
-            let checked = Test.isNeeded, ink = self.ink
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             let onA = pattern.onLength(upTo: max(0, arcs.start + (ma - span.a) * arcs.perMajor))
             let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
             let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
             guard weight > 0 else { return }
             column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
-                   weight: weight, checked: checked, ink)
+                   weight: weight, checked: checked)
         }
 
         /// A one-dash pattern along one segment in 32.32 fixed point: the arc length at column
@@ -466,39 +464,36 @@ enum Hairline {
         @inline(__always)
         func columnStart(_ axes: Axes, _ i: Int) -> UnsafeMutablePointer<UInt32> { base + i &* axes.majorStep }
 
-        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge`
-        /// (fixed point) `height` high (fixed point, at most √2), each pixel getting its overlap with
-        /// the band times `weight` (see ``Fixed/weight(_:)``): the two or three pixels from the one
-        /// holding `edge`; when `checked`, only those inside the minor range. `ink` is the walk's
-        /// local copy of ``ink``: read through `self`, it is reloaded after every pixel store (the
-        /// compiler cannot tell that the frame does not overlap the walker).
+        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge` (fixed point) `height` high
+        /// (fixed point, at most √2), each pixel getting its overlap with the band times `weight`
+        /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`; when
+        /// `checked`, only those inside the minor range.
         @inline(__always)
         func column(_ axes: Axes, _ cells: UnsafeMutablePointer<UInt32>, edge: Int, height: Int, weight: Int,
-                    checked: Bool, _ ink: PixelInk) {
+                    checked: Bool) {
             let j = edge >> Fixed.bits
             let p = cells + j &* axes.minorStep
             // The band's share of pixel j: from `edge` to the pixel's far side, or all of it.
             let first = Fixed.one &- (edge & Fixed.fraction)
             if first >= height {
-                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked, ink)
+                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked)
                 return
             }
-            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked, ink)
+            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked)
             let rest = height &- first
             let q = p + axes.minorStep
             if rest <= Fixed.one {
-                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked, ink)
+                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked)
             } else {
-                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked, ink)
-                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked, ink)
+                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked)
+                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked)
             }
         }
 
         /// Blends `alpha` (0…255) onto pixel `p`, minor index `j`; when `checked`, only if `j`
         /// is inside the minor range.
         @inline(__always)
-        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool,
-                  _ ink: PixelInk) {
+        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool) {
             if checked { guard UInt(bitPattern: j &- axes.minorLo) < UInt(bitPattern: axes.minorHi &- axes.minorLo) else { return } }
             guard alpha != 0 else { return }
             p.pointee = ink.blend(alpha, onto: p.pointee)
