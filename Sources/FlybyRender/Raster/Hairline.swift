@@ -405,6 +405,9 @@ enum Hairline {
                 let d = abs(dash.step)
                 var phase = (dash.arc0 &+ (dash.step < 0 ? i &+ 1 : i) &* dash.step) % dash.period
                 if phase < 0 { phase &+= dash.period }
+                // The step taken modulo the period into 0…period (|step| ≤ period): the phase then
+                // only ever wraps downwards, with one test per column.
+                let advance = dash.step < 0 ? dash.step &+ dash.period : dash.step
                 var edge = span.line.edge(i)
                 var cells = columnStart(span.axes, i)
                 while i <= span.wholeLast {
@@ -414,8 +417,8 @@ enum Hairline {
                         let weight = on >= d ? Fixed.fullWeight : (on &* dash.weightPerArc &+ (1 << 31)) >> 32
                         column(span.axes, cells, edge: edge, height: span.line.height, weight: weight, checked: checked)
                     }
-                    phase &+= dash.step
-                    if phase >= dash.period { phase &-= dash.period } else if phase < 0 { phase &+= dash.period }
+                    phase &+= advance
+                    if phase >= dash.period { phase &-= dash.period }
                     edge &+= span.line.step
                     cells += span.axes.majorStep
                     i &+= 1
