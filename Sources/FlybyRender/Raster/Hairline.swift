@@ -345,7 +345,8 @@ enum Hairline {
             var edge = span.line.edge(i)
             var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
-                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
+                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight,
+                       checked: checked)
                 edge &+= span.line.step
                 cells += span.axes.majorStep
                 i &+= 1
@@ -360,8 +361,7 @@ enum Hairline {
             let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
-                   weight: Fixed.weight(partLength: mb - ma),
-                   checked: checked)
+                   weight: Fixed.weight(partLength: mb - ma), checked: checked)
         }
 
         /// A dashed segment: each column's length is its on-share, from the pattern's cumulative
@@ -467,10 +467,10 @@ enum Hairline {
         @inline(__always)
         func columnStart(_ axes: Axes, _ i: Int) -> UnsafeMutablePointer<UInt32> { base + i &* axes.majorStep }
 
-        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge` (fixed point) `height` high
-        /// (fixed point, at most √2), each pixel getting its overlap with the band times `weight`
-        /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`; when
-        /// `checked`, only those inside the minor range.
+        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge`
+        /// (fixed point) `height` high (fixed point, at most √2), each pixel getting its overlap with
+        /// the band times `weight` (see ``Fixed/weight(_:)``): the two or three pixels from the one
+        /// holding `edge`; when `checked`, only those inside the minor range.
         @inline(__always)
         func column(_ axes: Axes, _ cells: UnsafeMutablePointer<UInt32>, edge: Int, height: Int, weight: Int,
                     checked: Bool) {
