@@ -346,7 +346,7 @@ enum Hairline {
             var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
                 column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight,
-                       checked: checked)
+                       checked: checked, skipsZeroAlpha: false)
                 edge &+= span.line.step
                 cells += span.axes.majorStep
                 i &+= 1
@@ -470,35 +470,41 @@ enum Hairline {
         /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge`
         /// (fixed point) `height` high (fixed point, at most √2), each pixel getting its overlap with
         /// the band times `weight` (see ``Fixed/weight(_:)``): the two or three pixels from the one
-        /// holding `edge`; when `checked`, only those inside the minor range.
+        /// holding `edge`; when `checked`, only those inside the minor range. `skipsZeroAlpha`: see
+        /// ``plot(_:_:_:_:checked:skipsZeroAlpha:)``.
         @inline(__always)
         func column(_ axes: Axes, _ cells: UnsafeMutablePointer<UInt32>, edge: Int, height: Int, weight: Int,
-                    checked: Bool) {
+                    checked: Bool, skipsZeroAlpha: Bool = true) {
             let j = edge >> Fixed.bits
             let p = cells + j &* axes.minorStep
             // The band's share of pixel j: from `edge` to the pixel's far side, or all of it.
             let first = Fixed.one &- (edge & Fixed.fraction)
             if first >= height {
-                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked)
+                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
                 return
             }
-            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked)
+            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
             let rest = height &- first
             let q = p + axes.minorStep
             if rest <= Fixed.one {
-                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked)
+                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
             } else {
-                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked)
-                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked)
+                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
+                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked,
+                     skipsZeroAlpha: skipsZeroAlpha)
             }
         }
 
         /// Blends `alpha` (0…255) onto pixel `p`, minor index `j`; when `checked`, only if `j`
-        /// is inside the minor range.
+        /// is inside the minor range. Alpha 0 leaves the pixel as it is with either ink (both
+        /// blends round `d · 255 / 255` back to `d` exactly), so skipping it only saves work:
+        /// `skipsZeroAlpha` is false where alpha 0 is rare (whole solid columns: only a band share
+        /// under 1/510 px gives it) and the test would cost more than the blends it saves.
         @inline(__always)
-        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool) {
+        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool,
+                  skipsZeroAlpha: Bool) {
             if checked { guard UInt(bitPattern: j &- axes.minorLo) < UInt(bitPattern: axes.minorHi &- axes.minorLo) else { return } }
-            guard alpha != 0 else { return }
+            if skipsZeroAlpha { guard alpha != 0 else { return } }
             p.pointee = ink.blend(alpha, onto: p.pointee)
         }
     }
