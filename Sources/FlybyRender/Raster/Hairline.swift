@@ -90,6 +90,15 @@ enum Hairline {
         }
     }
 
+    /// Whether a walk tests each pixel's minor index against the box: a type per case, so that the
+    /// walk functions (too large to inline into the segment loop) are compiled once for each
+    /// instead of testing a flag per pixel.
+    protocol RangeTest { static var isNeeded: Bool { get } }
+    /// The segment may leave the box's minor range: every pixel is tested.
+    enum Checked: RangeTest { static var isNeeded: Bool { true } }
+    /// The segment stays well inside the box's minor range: no pixel is tested.
+    enum Unchecked: RangeTest { static var isNeeded: Bool { false } }
+
     /// `x` rounded to the nearest integer (ties to even) for |x| < 2^51, without a checked
     /// conversion: adding 1.5 · 2^52 leaves the integer in the low mantissa bits (the classic
     /// "magic number" rounding; exact and deterministic in IEEE double arithmetic).
@@ -98,6 +107,17 @@ enum Hairline {
         let magic = 6_755_399_441_055_744.0
         return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
     }
+
+    /// The smaller of `x` and `y` (`y` when they are equal or either is NaN): the form that
+    /// compiles to one `minsd`, where `Swift.min` on `Double` does too but `Swift.max` (which
+    /// prefers `y` on ties, `y >= x ? y : x`) cannot use `maxsd` and takes a compare-and-select.
+    @inline(__always)
+    static func smaller(_ x: Double, _ y: Double) -> Double { x < y ? x : y }
+
+    /// The larger of `x` and `y` (`y` when they are equal or either is NaN): one `maxsd` (see
+    /// ``smaller(_:_:)``).
+    @inline(__always)
+    static func larger(_ x: Double, _ y: Double) -> Double { x > y ? x : y }
 
     /// ⌊x⌋ for |x| < 2^51, from ``roundedInt(_:)``.
     @inline(__always)
@@ -224,7 +244,8 @@ enum Hairline {
         @inline(__always)
         func band(_ axes: Axes, from a: Double, to b: Double, minorAtStart: Double, minorAtEnd: Double, slope m: Double,
                   arcStart: Double) {
-            let major0 = max(-1e9, min(a, b)), major1 = min(1e9, max(a, b))
+            let major0 = Hairline.larger(Hairline.smaller(a, b), -1e9)
+            let major1 = Hairline.smaller(Hairline.larger(a, b), 1e9)
             let floor0 = Hairline.floor(major0), floor1 = Hairline.floor(major1)
             let ceil0 = Double(floor0) == major0 ? floor0 : floor0 &+ 1
             let ceil1 = Double(floor1) == major1 ? floor1 : floor1 &+ 1
@@ -235,11 +256,13 @@ enum Hairline {
             // column on each side for the end columns' off-centre samples and rounding. A column
             // kept in vain draws nothing, so the pixels do not depend on this range.
             let minorLo = Double(axes.minorLo) - 1, minorHi = Double(axes.minorHi) + 1
-            if min(minorAtStart, minorAtEnd) < minorLo || max(minorAtStart, minorAtEnd) > minorHi {
+            let lowest = Hairline.smaller(minorAtStart, minorAtEnd)
+            let highest = Hairline.larger(minorAtStart, minorAtEnd)
+            if lowest < minorLo || highest > minorHi {
                 guard m != 0 else { return }
                 let t0 = a + (minorLo - minorAtStart) / m, t1 = a + (minorHi - minorAtStart) / m
-                start = max(start, Hairline.floor(max(-1e9, min(t0, t1))) &- 1)
-                end = min(end, Hairline.floor(min(1e9, max(t0, t1))) &+ 1)
+                start = max(start, Hairline.floor(Hairline.larger(Hairline.smaller(t0, t1), -1e9)) &- 1)
+                end = min(end, Hairline.floor(Hairline.smaller(Hairline.larger(t0, t1), 1e9)) &+ 1)
             }
             guard start <= end else { return }
 
@@ -259,23 +282,22 @@ enum Hairline {
             // A segment whose centre line stays a pixel inside the minor range on the near side
             // and three on the far side puts every column's two or three pixels inside it (the band
             // reaches 0.71 px from the centre line at most): no pixel needs the range test.
-            let inside = min(minorAtStart, minorAtEnd) >= Double(axes.minorLo) + 1
-                && max(minorAtStart, minorAtEnd) <= Double(axes.minorHi) - 3
+            let inside = lowest >= minorLo + 2 && highest <= minorHi - 4
             guard isDashed, let pattern else {
-                if inside { solid(span, checked: false) } else { solid(span, checked: true) }
+                if inside { solid(span, Unchecked.self) } else { solid(span, Checked.self) }
                 return
             }
             let arcs = Arcs(start: arcStart, perMajor: b >= a ? stretch : -stretch, inverseStretch: 1 / stretch)
             if let dash = FixedDash(pattern, arcs, a: a) {
                 if inside {
-                    dashedSingle(span, pattern, arcs, dash, checked: false)
+                    dashedSingle(span, pattern, arcs, dash, Unchecked.self)
                 } else {
-                    dashedSingle(span, pattern, arcs, dash, checked: true)
+                    dashedSingle(span, pattern, arcs, dash, Checked.self)
                 }
             } else if inside {
-                dashed(span, pattern, arcs, checked: false)
+                dashed(span, pattern, arcs, Unchecked.self)
             } else {
-                dashed(span, pattern, arcs, checked: true)
+                dashed(span, pattern, arcs, Checked.self)
             }
         }
 
@@ -295,7 +317,7 @@ enum Hairline {
             @inline(__always)
             func part(_ i: Int) -> (ma: Double, mb: Double) {
                 let cellLo = Double(i)
-                return (max(major0, cellLo), min(major1, cellLo + 1))
+                return (Hairline.larger(cellLo, major0), Hairline.smaller(cellLo + 1, major1))
             }
 
             /// The band's near edge (fixed point) in a partial column `ma…mb`: centred on the
@@ -316,32 +338,38 @@ enum Hairline {
         /// A solid segment: the partial column before the whole ones, the whole ones (the band's
         /// edge stepped by exact integer additions, weight constant), the partial one after.
         @inline(__always)
-        func solid(_ span: Span, checked: Bool) {
+        func solid<Test: RangeTest>(_ span: Span, _ test: Test.Type) {
+            let checked = Test.isNeeded
             var i = span.start
-            while i < span.wholeFirst && i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+            while i < span.wholeFirst && i <= span.end { partialColumn(span, i, test); i &+= 1 }
             var edge = span.line.edge(i)
+            var cells = columnStart(span.axes, i)
             while i <= span.wholeLast {
-                column(span.axes, i, edge: edge, height: span.line.height, weight: Fixed.fullWeight, checked: checked)
+                column(span.axes, cells, edge: edge, height: span.line.height, weight: Fixed.fullWeight,
+                       checked: checked, skipsZeroAlpha: false)
                 edge &+= span.line.step
+                cells += span.axes.majorStep
                 i &+= 1
             }
             i = max(i, span.wholeLast &+ 1)
-            while i <= span.end { partialColumn(span, i, checked: checked); i &+= 1 }
+            while i <= span.end { partialColumn(span, i, test); i &+= 1 }
         }
 
         /// A column the segment crosses only part of: weighted by that part's length.
         @inline(__always)
-        func partialColumn(_ span: Span, _ i: Int, checked: Bool) {
+        func partialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ test: Test.Type) {
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
-            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: Fixed.weight(mb - ma),
-                   checked: checked)
+            column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
+                   weight: Fixed.weight(partLength: mb - ma), checked: checked)
         }
 
         /// A dashed segment: each column's length is its on-share, from the pattern's cumulative
         /// on-length at its edges. The on-length at the far edge of one column is the one at the
         /// near edge of the next (the same Double, so reusing it changes nothing).
         @inline(__always)
-        func dashed(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+        func dashed<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ test: Test.Type) {
+            let checked = Test.isNeeded
             var boundary = Double.nan, onAtBoundary = 0.0
             var i = span.start
             while i <= span.end {
@@ -353,7 +381,8 @@ enum Hairline {
                 let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
                 if weight > 0 {
                     let edge = i >= span.wholeFirst && i <= span.wholeLast ? span.line.edge(i) : span.partialEdge(ma, mb)
-                    column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
+                    column(span.axes, columnStart(span.axes, i), edge: edge, height: span.line.height, weight: weight,
+                           checked: checked)
                 }
                 i &+= 1
             }
@@ -364,43 +393,53 @@ enum Hairline {
         /// `arc0 + i · arcStep`, so its phase in the pattern steps by exact integer additions
         /// (taken modulo the period once, at the first column), and a whole column's on-share is
         /// the overlap of its phase interval with the dash. Exact integers make the phase the same
-        /// whatever column a band starts at. Partial columns take ``dashed(_:_:_:checked:)``'s way.
+        /// whatever column a band starts at. Partial columns take ``dashed(_:_:_:_:)``'s way.
         @inline(__always)
-        func dashedSingle(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash, checked: Bool) {
+        func dashedSingle<Test: RangeTest>(_ span: Span, _ pattern: DashPattern, _ arcs: Arcs, _ dash: FixedDash,
+                                          _ test: Test.Type) {
+            let checked = Test.isNeeded
             var i = span.start
-            while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+            while i < span.wholeFirst && i <= span.end { dashedPartialColumn(span, i, pattern, arcs, test); i &+= 1 }
             if i <= span.wholeLast {
                 // The phase of the column's lower arc end: edge i going forwards, edge i + 1 backwards.
                 let d = abs(dash.step)
                 var phase = (dash.arc0 &+ (dash.step < 0 ? i &+ 1 : i) &* dash.step) % dash.period
                 if phase < 0 { phase &+= dash.period }
+                // The step taken modulo the period into 0…period (|step| ≤ period): the phase then
+                // only ever wraps downwards, with one test per column.
+                let advance = dash.step < 0 ? dash.step &+ dash.period : dash.step
                 var edge = span.line.edge(i)
+                var cells = columnStart(span.axes, i)
                 while i <= span.wholeLast {
                     let top = phase &+ d
                     let on = max(0, min(top, dash.on) &- phase) &+ max(0, min(top, dash.period &+ dash.on) &- dash.period)
                     if on > 0 {
                         let weight = on >= d ? Fixed.fullWeight : (on &* dash.weightPerArc &+ (1 << 31)) >> 32
-                        column(span.axes, i, edge: edge, height: span.line.height, weight: weight, checked: checked)
+                        column(span.axes, cells, edge: edge, height: span.line.height, weight: weight, checked: checked)
                     }
-                    phase &+= dash.step
-                    if phase >= dash.period { phase &-= dash.period } else if phase < 0 { phase &+= dash.period }
+                    phase &+= advance
+                    if phase >= dash.period { phase &-= dash.period }
                     edge &+= span.line.step
+                    cells += span.axes.majorStep
                     i &+= 1
                 }
             }
             i = max(i, span.wholeLast &+ 1)
-            while i <= span.end { dashedPartialColumn(span, i, pattern, arcs, checked: checked); i &+= 1 }
+            while i <= span.end { dashedPartialColumn(span, i, pattern, arcs, test); i &+= 1 }
         }
 
         /// A partial column of a dashed segment: its on-share from the pattern's cumulative on-length.
         @inline(__always)
-        func dashedPartialColumn(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs, checked: Bool) {
+        func dashedPartialColumn<Test: RangeTest>(_ span: Span, _ i: Int, _ pattern: DashPattern, _ arcs: Arcs,
+                                                 _ test: Test.Type) {
+            let checked = Test.isNeeded
             let (ma, mb) = span.part(i)
             let onA = pattern.onLength(upTo: max(0, arcs.start + (ma - span.a) * arcs.perMajor))
             let onB = pattern.onLength(upTo: max(0, arcs.start + (mb - span.a) * arcs.perMajor))
             let weight = Fixed.weight(abs(onB - onA) * arcs.inverseStretch)
             guard weight > 0 else { return }
-            column(span.axes, i, edge: span.partialEdge(ma, mb), height: span.line.height, weight: weight, checked: checked)
+            column(span.axes, columnStart(span.axes, i), edge: span.partialEdge(ma, mb), height: span.line.height,
+                   weight: weight, checked: checked)
         }
 
         /// A one-dash pattern along one segment in 32.32 fixed point: the arc length at column
@@ -423,37 +462,49 @@ enum Hairline {
             }
         }
 
-        /// Blends column `i`: a band from minor coordinate `edge` (fixed point) `height` high
-        /// (fixed point, at most √2), each pixel getting its overlap with the band times `weight`
-        /// (see ``Fixed/weight(_:)``): the two or three pixels from the one holding `edge`; when
-        /// `checked`, only those inside the minor range.
+        /// Where column `i`'s pixels start: its cell at minor index 0 (an address only formed, never
+        /// read, for cells outside the box). The whole-column walks step it by `majorStep` instead.
         @inline(__always)
-        func column(_ axes: Axes, _ i: Int, edge: Int, height: Int, weight: Int, checked: Bool) {
+        func columnStart(_ axes: Axes, _ i: Int) -> UnsafeMutablePointer<UInt32> { base + i &* axes.majorStep }
+
+        /// Blends the column whose minor index 0 is at `cells`: a band from minor coordinate `edge`
+        /// (fixed point) `height` high (fixed point, at most √2), each pixel getting its overlap with
+        /// the band times `weight` (see ``Fixed/weight(_:)``): the two or three pixels from the one
+        /// holding `edge`; when `checked`, only those inside the minor range. `skipsZeroAlpha`: see
+        /// ``plot(_:_:_:_:checked:skipsZeroAlpha:)``.
+        @inline(__always)
+        func column(_ axes: Axes, _ cells: UnsafeMutablePointer<UInt32>, edge: Int, height: Int, weight: Int,
+                    checked: Bool, skipsZeroAlpha: Bool = true) {
             let j = edge >> Fixed.bits
-            let p = base + (i &* axes.majorStep &+ j &* axes.minorStep)
+            let p = cells + j &* axes.minorStep
             // The band's share of pixel j: from `edge` to the pixel's far side, or all of it.
             let first = Fixed.one &- (edge & Fixed.fraction)
             if first >= height {
-                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked)
+                plot(p, j, Fixed.alpha(height, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
                 return
             }
-            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked)
+            plot(p, j, Fixed.alpha(first, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
             let rest = height &- first
             let q = p + axes.minorStep
             if rest <= Fixed.one {
-                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked)
+                plot(q, j &+ 1, Fixed.alpha(rest, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
             } else {
-                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked)
-                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked)
+                plot(q, j &+ 1, Fixed.alpha(Fixed.one, weight), axes, checked: checked, skipsZeroAlpha: skipsZeroAlpha)
+                plot(q + axes.minorStep, j &+ 2, Fixed.alpha(rest &- Fixed.one, weight), axes, checked: checked,
+                     skipsZeroAlpha: skipsZeroAlpha)
             }
         }
 
         /// Blends `alpha` (0…255) onto pixel `p`, minor index `j`; when `checked`, only if `j`
-        /// is inside the minor range.
+        /// is inside the minor range. Alpha 0 leaves the pixel as it is with either ink (both
+        /// blends round `d · 255 / 255` back to `d` exactly), so skipping it only saves work:
+        /// `skipsZeroAlpha` is false where alpha 0 is rare (whole solid columns: only a band share
+        /// under 1/510 px gives it) and the test would cost more than the blends it saves.
         @inline(__always)
-        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool) {
+        func plot(_ p: UnsafeMutablePointer<UInt32>, _ j: Int, _ alpha: UInt32, _ axes: Axes, checked: Bool,
+                  skipsZeroAlpha: Bool) {
             if checked { guard UInt(bitPattern: j &- axes.minorLo) < UInt(bitPattern: axes.minorHi &- axes.minorLo) else { return } }
-            guard alpha != 0 else { return }
+            if skipsZeroAlpha { guard alpha != 0 else { return } }
             p.pointee = ink.blend(alpha, onto: p.pointee)
         }
     }
@@ -477,7 +528,11 @@ enum Hairline {
 
         /// The weight of a column `length` long along the major axis (0…1 px).
         @inline(__always)
-        static func weight(_ length: Double) -> Int { Hairline.roundedInt(min(length, 1) * Double(fullWeight)) }
+        static func weight(_ length: Double) -> Int { weight(partLength: Hairline.smaller(length, 1)) }
+
+        /// ``weight(_:)`` of a length known to be at most 1 px (a segment's part in one column).
+        @inline(__always)
+        static func weight(partLength length: Double) -> Int { Hairline.roundedInt(length * Double(fullWeight)) }
 
         /// The alpha of a pixel covered over `share` (32.32, at most one pixel) with `weight`
         /// (8.8): `share · weight`, rounded half up to an integer 0…255.
