@@ -6,6 +6,16 @@ import FlybyRender
 
 func pt(_ x: Double, _ y: Double) -> ScreenPoint { ScreenPoint(x: x, y: y) }
 
+/// The stroker's outline of `polylines` (each an open contour of one path) in `style`.
+func strokeOutline(_ polylines: [[ScreenPoint]], _ style: StrokeStyle) -> Path {
+    var path = Path()
+    for line in polylines { path.addPolyline(line) }
+    var stroker = Stroker()
+    var outline = Path()
+    stroker.stroke(path, style: style, into: &outline)
+    return outline
+}
+
 /// Alpha (0…255) of every pixel after filling `path` opaque white onto a transparent buffer.
 func renderedAlpha(width: Int, height: Int, _ draw: (inout Painter, inout PixelBuffer) -> Void) -> [Int] {
     var painter = Painter(width: width, height: height)

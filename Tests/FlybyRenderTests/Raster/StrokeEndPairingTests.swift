@@ -7,14 +7,7 @@ import Testing
 @Suite struct StrokeEndPairingTests {
     let round = StrokeStyle(width: 4, join: .round, cap: .round, tolerance: 0.25)
 
-    func outline(_ polylines: [[ScreenPoint]]) -> Path {
-        var path = Path()
-        for line in polylines { path.addPolyline(line) }
-        var stroker = Stroker()
-        var outline = Path()
-        stroker.stroke(path, style: round, into: &outline)
-        return outline
-    }
+    func outline(_ polylines: [[ScreenPoint]]) -> Path { strokeOutline(polylines, round) }
 
     @Test func endsAtMinusZeroAndPlusZeroMeet() {
         let joined = outline([[pt(-10, 5), pt(-0.0, 5)], [pt(0, 5), pt(10, 8)]])

@@ -7,14 +7,7 @@ import Testing
 @Suite struct StrokeJoiningTests {
     let round = StrokeStyle(width: 6, join: .round, cap: .round, tolerance: 0.25)
 
-    func outline(_ polylines: [[ScreenPoint]], _ style: StrokeStyle) -> Path {
-        var path = Path()
-        for line in polylines { path.addPolyline(line) }
-        var stroker = Stroker()
-        var outline = Path()
-        stroker.stroke(path, style: style, into: &outline)
-        return outline
-    }
+    func outline(_ polylines: [[ScreenPoint]], _ style: StrokeStyle) -> Path { strokeOutline(polylines, style) }
 
     func alpha(_ polylines: [[ScreenPoint]], _ style: StrokeStyle) -> [Int] {
         var path = Path()
