@@ -99,33 +99,6 @@ enum Hairline {
     /// The segment stays well inside the box's minor range: no pixel is tested.
     enum Unchecked: RangeTest { static var isNeeded: Bool { false } }
 
-    /// `x` rounded to the nearest integer (ties to even) for |x| < 2^51, without a checked
-    /// conversion: adding 1.5 · 2^52 leaves the integer in the low mantissa bits (the classic
-    /// "magic number" rounding; exact and deterministic in IEEE double arithmetic).
-    @inline(__always)
-    static func roundedInt(_ x: Double) -> Int {
-        let magic = 6_755_399_441_055_744.0
-        return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
-    }
-
-    /// The smaller of `x` and `y` (`y` when they are equal or either is NaN): the form that
-    /// compiles to one `minsd`, where `Swift.min` on `Double` does too but `Swift.max` (which
-    /// prefers `y` on ties, `y >= x ? y : x`) cannot use `maxsd` and takes a compare-and-select.
-    @inline(__always)
-    static func smaller(_ x: Double, _ y: Double) -> Double { x < y ? x : y }
-
-    /// The larger of `x` and `y` (`y` when they are equal or either is NaN): one `maxsd` (see
-    /// ``smaller(_:_:)``).
-    @inline(__always)
-    static func larger(_ x: Double, _ y: Double) -> Double { x > y ? x : y }
-
-    /// ⌊x⌋ for |x| < 2^51, from ``roundedInt(_:)``.
-    @inline(__always)
-    static func floor(_ x: Double) -> Int {
-        let i = roundedInt(x)
-        return Double(i) > x ? i &- 1 : i
-    }
-
     /// A dash pattern as its cumulative on-length function (see ``onLength(upTo:)``).
     struct DashPattern {
         /// On/off lengths, an even count (an odd pattern is repeated once, as SVG does).
@@ -152,7 +125,7 @@ enum Hairline {
         /// The total length of "on" stretches in arc lengths `0…s` (`s ≥ 0`, pixels).
         @inline(__always)
         func onLength(upTo s: Double) -> Double {
-            let periods = Double(Hairline.floor(s * inversePeriod))
+            let periods = Double(FastMath.floor(s * inversePeriod))
             var rest = s - periods * period
             var on = periods * onPerPeriod
             if let singleDash { return rest > 0 ? on + min(rest, singleDash) : on }
@@ -244,9 +217,9 @@ enum Hairline {
         @inline(__always)
         func band(_ axes: Axes, from a: Double, to b: Double, minorAtStart: Double, minorAtEnd: Double, slope m: Double,
                   arcStart: Double) {
-            let major0 = Hairline.larger(Hairline.smaller(a, b), -1e9)
-            let major1 = Hairline.smaller(Hairline.larger(a, b), 1e9)
-            let floor0 = Hairline.floor(major0), floor1 = Hairline.floor(major1)
+            let major0 = FastMath.larger(FastMath.smaller(a, b), -1e9)
+            let major1 = FastMath.smaller(FastMath.larger(a, b), 1e9)
+            let floor0 = FastMath.floor(major0), floor1 = FastMath.floor(major1)
             let ceil0 = Double(floor0) == major0 ? floor0 : floor0 &+ 1
             let ceil1 = Double(floor1) == major1 ? floor1 : floor1 &+ 1
             // The columns the segment crosses, inside the box…
@@ -256,13 +229,13 @@ enum Hairline {
             // column on each side for the end columns' off-centre samples and rounding. A column
             // kept in vain draws nothing, so the pixels do not depend on this range.
             let minorLo = Double(axes.minorLo) - 1, minorHi = Double(axes.minorHi) + 1
-            let lowest = Hairline.smaller(minorAtStart, minorAtEnd)
-            let highest = Hairline.larger(minorAtStart, minorAtEnd)
+            let lowest = FastMath.smaller(minorAtStart, minorAtEnd)
+            let highest = FastMath.larger(minorAtStart, minorAtEnd)
             if lowest < minorLo || highest > minorHi {
                 guard m != 0 else { return }
                 let t0 = a + (minorLo - minorAtStart) / m, t1 = a + (minorHi - minorAtStart) / m
-                start = max(start, Hairline.floor(Hairline.larger(Hairline.smaller(t0, t1), -1e9)) &- 1)
-                end = min(end, Hairline.floor(Hairline.smaller(Hairline.larger(t0, t1), 1e9)) &+ 1)
+                start = max(start, FastMath.floor(FastMath.larger(FastMath.smaller(t0, t1), -1e9)) &- 1)
+                end = min(end, FastMath.floor(FastMath.smaller(FastMath.larger(t0, t1), 1e9)) &+ 1)
             }
             guard start <= end else { return }
 
@@ -317,7 +290,7 @@ enum Hairline {
             @inline(__always)
             func part(_ i: Int) -> (ma: Double, mb: Double) {
                 let cellLo = Double(i)
-                return (Hairline.larger(cellLo, major0), Hairline.smaller(cellLo + 1, major1))
+                return (FastMath.larger(cellLo, major0), FastMath.smaller(cellLo + 1, major1))
             }
 
             /// The band's near edge (fixed point) in a partial column `ma…mb`: centred on the
@@ -524,15 +497,15 @@ enum Hairline {
 
         /// `x` (pixels, |x| < ``limit``) in 32.32 fixed point, rounded to nearest.
         @inline(__always)
-        static func from(_ x: Double) -> Int { Hairline.roundedInt(x * 4_294_967_296) }
+        static func from(_ x: Double) -> Int { FastMath.nearest(x * 4_294_967_296) }
 
         /// The weight of a column `length` long along the major axis (0…1 px).
         @inline(__always)
-        static func weight(_ length: Double) -> Int { weight(partLength: Hairline.smaller(length, 1)) }
+        static func weight(_ length: Double) -> Int { weight(partLength: FastMath.smaller(length, 1)) }
 
         /// ``weight(_:)`` of a length known to be at most 1 px (a segment's part in one column).
         @inline(__always)
-        static func weight(partLength length: Double) -> Int { Hairline.roundedInt(length * Double(fullWeight)) }
+        static func weight(partLength length: Double) -> Int { FastMath.nearest(length * Double(fullWeight)) }
 
         /// The alpha of a pixel covered over `share` (32.32, at most one pixel) with `weight`
         /// (8.8): `share · weight`, rounded half up to an integer 0…255.

@@ -257,7 +257,7 @@ struct CoverageAccumulator {
     mutating func addContourInside(_ points: UnsafeBufferPointer<ScreenPoint>, _ start: Int, _ end: Int) {
         guard end - start >= 2 else { return }
         // As addFixedEdge rounds (inside the box v ≥ 0, so ⌊v·256 + ½⌋ is its truncation).
-        @inline(__always) func fixed(_ v: Double) -> Int32 { Int32(truncatingIfNeeded: Hairline.floor(v * 256 + 0.5)) }
+        @inline(__always) func fixed(_ v: Double) -> Int32 { Int32(truncatingIfNeeded: FastMath.floor(v * 256 + 0.5)) }
         var px = fixed(points[end - 1].x), py = fixed(points[end - 1].y)
         for i in start..<end {
             let qx = fixed(points[i].x), qy = fixed(points[i].y)
@@ -606,7 +606,7 @@ struct CellRow {
 /// in the low mantissa bits; one compare turns that into the floor) instead of `Int64(_:)`,
 /// whose range checks cost 6 instructions and 3 branches per call: equal results for every
 /// biased value in (0, 2^31) (`roundingMatchesTruncation` tests it); measured −0.66 M
-/// instructions per city frame at pitch 60. ``Hairline/floor(_:)`` uses the same trick through
+/// instructions per city frame at pitch 60. ``FastMath/floor(_:)`` uses the same trick through
 /// an integer conversion; here, comparing in Double and taking only 32 bits measured 0.6 M
 /// fewer instructions per frame.
 @inline(__always)

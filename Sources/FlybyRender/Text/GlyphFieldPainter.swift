@@ -139,7 +139,7 @@ struct GlyphFieldPainter: Sendable {
             let p = (Double(a) - base) / slope, q = (Double(b) - base) / slope
             return (min(p, q), max(p, q))
         }
-        let du = GlyphFieldPainter.roundedToNearest(t.dudx * 65536), dv = GlyphFieldPainter.roundedToNearest(t.dvdx * 65536)
+        let du = FastMath.nearest(t.dudx * 65536), dv = FastMath.nearest(t.dvdx * 65536)
         f.values.withUnsafeBufferPointer { field in
             textCoverage.withUnsafeMutableBufferPointer { text in
                 haloCoverage.withUnsafeMutableBufferPointer { haloPlane in
@@ -150,8 +150,8 @@ struct GlyphFieldPainter: Sendable {
                             let cu = columns(uRow, t.dudx, lo.x, hi.x), cv = columns(vRow, t.dvdx, lo.y, hi.y)
                             let a = max(cu.0, cv.0), b = min(cu.1, cv.1)
                             guard a <= b else { continue }
-                            let x0 = max(box.minX, GlyphFieldPainter.roundedUp(max(-1e9, a - 0.5)))
-                            let x1 = min(box.maxX - 1, GlyphFieldPainter.roundedDown(min(1e9, b - 0.5)))
+                            let x0 = max(box.minX, FastMath.ceil(max(-1e9, a - 0.5)))
+                            let x1 = min(box.maxX - 1, FastMath.floor(min(1e9, b - 0.5)))
                             guard x0 <= x1 else { continue }
                             let r = y - box.minY
                             rowSpans[r].lo = min(rowSpans[r].lo, x0)
@@ -160,8 +160,8 @@ struct GlyphFieldPainter: Sendable {
                             // part and fraction come without float-to-int conversions (which Swift
                             // range-checks; they were a fifth of this loop).
                             let px0 = Double(x0) + 0.5
-                            var uf = GlyphFieldPainter.roundedToNearest((uRow + t.dudx * px0) * 65536)
-                            var vf = GlyphFieldPainter.roundedToNearest((vRow + t.dvdx * px0) * 65536)
+                            var uf = FastMath.nearest((uRow + t.dudx * px0) * 65536)
+                            var vf = FastMath.nearest((vRow + t.dvdx * px0) * 65536)
                             let rowBase = r * stride - box.minX
                             for x in x0...x1 {
                                 defer { uf &+= du; vf &+= dv }
@@ -189,31 +189,6 @@ struct GlyphFieldPainter: Sendable {
                 }
             }
         }
-    }
-
-    // Integer rounding without libm: `.rounded()` calls `round`/`ceil`/`floor` on a baseline
-    // x86-64 target, several per row here.
-
-    /// `⌈x⌉` for |x| ≤ 1e9.
-    @inline(__always)
-    static func roundedUp(_ x: Double) -> Int {
-        let t = Int(x)   // towards zero
-        return Double(t) < x ? t + 1 : t
-    }
-
-    /// `⌊x⌋` for |x| ≤ 1e9.
-    @inline(__always)
-    static func roundedDown(_ x: Double) -> Int {
-        let t = Int(x)   // towards zero
-        return Double(t) > x ? t - 1 : t
-    }
-
-    /// `x` rounded to the nearest integer, ties to even, for |x| < 2⁵¹: adding 1.5 · 2⁵² leaves
-    /// the rounded integer in the low bits of the double (as ``byte(_:)`` does with floats).
-    @inline(__always)
-    static func roundedToNearest(_ x: Double) -> Int {
-        let magic = 6_755_399_441_055_744.0
-        return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
     }
 
     /// `round(min(coverage, 1) · 255)` for a coverage > 0, ties to even: adding 1.5 · 2²³ leaves
