@@ -86,12 +86,10 @@ public final class MBTilesArchive: TileArchive {
                 info.tiles = Int(count.int64(0))
                 if !count.isNull(1) { info.minZoom = Int(count.int64(1)); info.maxZoom = Int(count.int64(2)) }
             }
-            let first = try database.prepare("SELECT tile_data FROM tiles LIMIT 1")
-            if tileTable == "tiles", try first.step(), first.byteCount(0) >= 4 {
+            // The compression of the first tile stands for all (MBTiles has no field for it).
+            let first = try database.prepare("SELECT tile_data FROM \(tileTable == "tiles" ? "tiles" : "images") LIMIT 1")
+            if try first.step(), first.byteCount(0) >= 4 {
                 info.tileCompression = MBTilesArchive.compression(of: Array(first.blob(0).prefix(4)))
-            } else if tileTable == "map" {
-                let img = try database.prepare("SELECT tile_data FROM images LIMIT 1")
-                if try img.step() { info.tileCompression = MBTilesArchive.compression(of: Array(img.blob(0).prefix(4))) }
             }
             if try MBTilesArchive.tableNames(database).contains("metadata") {
                 let m = try database.prepare("SELECT name, value FROM metadata ORDER BY name")

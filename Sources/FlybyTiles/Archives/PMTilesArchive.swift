@@ -74,6 +74,10 @@ public final class PMTilesArchive: TileArchive {
     static let maxLeafDepth = 4
     static let leafCacheSize = 64
 
+    /// The PMTiles tile id of z/x/y (§4.1): (4^z − 1) / 3 + the Hilbert index of (x, y).
+    /// Requires a valid address (`TileID.isValid`).
+    public static func tileID(z: Int, x: Int, y: Int) -> UInt64 { PMTilesTileID.id(z: z, x: x, y: y) }
+
     public convenience init(path: String) throws(TileError) {
         try self.init(file: ArchiveFile(path: path))
     }
