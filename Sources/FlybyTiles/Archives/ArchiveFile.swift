@@ -5,11 +5,18 @@ import Darwin
 #endif
 
 /// A file opened read-only for positioned reads (POSIX `open`, `fstat`, `pread`), so an archive
-/// of gigabytes is never read whole. Every read is checked against the file size first.
+/// of gigabytes is never read whole — or bytes in memory (fuzzing, tests). Every read is checked
+/// against the size first.
 final class ArchiveFile {
     let path: String
     let size: UInt64
     private let descriptor: Int32
+    private let memory: [UInt8]?
+
+    /// Bytes in memory named `name` (for errors).
+    init(bytes: [UInt8], name: String) {
+        path = name; size = UInt64(bytes.count); descriptor = -1; memory = bytes
+    }
 
     init(path: String) throws(TileError) {
         self.path = path
@@ -21,10 +28,11 @@ final class ArchiveFile {
             throw TileError(file: path, message: "cannot read file status")
         }
         descriptor = fd
+        memory = nil
         size = UInt64(max(0, st.st_size))
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// `length` bytes at `offset`; `what` names the part in the error when the range does not
     /// lie inside the file or the read fails.
@@ -33,6 +41,7 @@ final class ArchiveFile {
             throw TileError(file: path, message: "\(what) (\(length) bytes at offset \(offset)) runs past the end of the file (\(size) bytes)")
         }
         guard length > 0 else { return [] }
+        if let memory { return Array(memory[Int(offset)..<Int(offset + length)]) }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         var done = 0
         var failed = false

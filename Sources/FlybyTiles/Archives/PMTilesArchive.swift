@@ -82,6 +82,11 @@ public final class PMTilesArchive: TileArchive {
         try self.init(file: ArchiveFile(path: path))
     }
 
+    /// An archive held in memory; `name` stands for the file in errors.
+    public convenience init(bytes: [UInt8], name: String) throws(TileError) {
+        try self.init(file: ArchiveFile(bytes: bytes, name: name))
+    }
+
     init(file: ArchiveFile) throws(TileError) {
         self.file = file
         path = file.path
