@@ -35,16 +35,23 @@ let examples: [(name: String, folder: String)] = [
 let package = Package(
     name: "Flyby",
     products: [
-        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps"]),
+        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps", "FlybyTiles"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Vector and raster tiles (issue 16): MBTiles through SQLite, PMTiles brotli and zstd compression.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "FlybyCore", swiftSettings: engineSettings),
         .target(name: "FlybyData", dependencies: ["FlybyCore"],
                 resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData"], swiftSettings: swiftSettings),
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        // Tile archives (PMTiles, MBTiles, folders) and the Mapbox Vector Tile decoder (issue 16).
+        .target(name: "FlybyTiles", dependencies: ["FlybyCore", "FlybyData", "CZlib", "CSQLite", "CBrotli", "CZstd"],
+                swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
                 swiftSettings: engineSettings),
         // The Mapbox-shaped host API (`MapView`, `mapboxMap`, runtime styling, annotations), headless.
@@ -53,13 +60,13 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "FlybyWindow", dependencies: ["CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
                 swiftSettings: swiftSettings),
-        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyWindow"],
+        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyWindow", "FlybyTiles"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),
 
         // Fuzzing (issue 8): the parser entry points, and a runner that replays inputs (normal
         // build) or is driven by libFuzzer (`Tools/fuzz` builds it with -D FLYBY_LIBFUZZER).
-        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight"],
+        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyTiles"],
                 path: "Tools/Fuzz/Targets", swiftSettings: swiftSettings),
         .executableTarget(name: "flyby-fuzz", dependencies: ["FlybyFuzzTargets"], path: "Tools/Fuzz/Runner",
                           swiftSettings: swiftSettings),
@@ -76,6 +83,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCLI", "CSQLite", "CZlib", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),

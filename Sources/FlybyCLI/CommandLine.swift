@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyTiles
 import Foundation
 
 /// A failure the command line reports as `flyby: error: …` with an exit code (CONTRACTS.md §1).
@@ -66,6 +67,9 @@ public enum FlybyCommandLine {
         } catch let e as InputError {
             output.error("flyby: error: \(e.description)")
             return 2
+        } catch let e as TileError {
+            output.error("flyby: error: \(e.description)")
+            return 2
         } catch {
             output.error("flyby: error: \(error)")
             return 2
@@ -81,6 +85,7 @@ public enum FlybyCommandLine {
         ("plot", "chart zoom, pitch, bearing, speed and viewport of a trace (PNG or SVG)"),
         ("bench", "print benchmark figures (bench sim, bench render)"),
         ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
+        ("tiles", "inspect a tile archive (tiles info) or print one vector tile as GeoJSON (tiles decode)"),
         ("help", "show help for a command"),
     ]
 
@@ -102,6 +107,7 @@ public enum FlybyCommandLine {
         case "diff": try DiffCommand.run(rest, out)
         case "bench": try BenchCommand.run(rest, out)
         case "soak": try SoakCommand.run(rest, out)
+        case "tiles": try TilesCommand.run(rest, out)
         case "play": try PlayCommand.run(rest, out)
         case "plot": try PlotCommand.run(rest, out)
         case "snapshot": try SnapshotCommand.run(rest, out)
@@ -136,6 +142,7 @@ public enum FlybyCommandLine {
         case "diff": return DiffCommand.help
         case "bench": return BenchCommand.help
         case "soak": return SoakCommand.help
+        case "tiles": return TilesCommand.help
         case "window": return WindowCommand.help
         case "play": return PlayCommand.help
         case "snapshot": return SnapshotCommand.help

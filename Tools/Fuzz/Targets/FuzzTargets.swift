@@ -2,13 +2,14 @@ import FlybyCore
 import FlybyData
 import FlybyFlight
 import FlybyRender
+import FlybyTiles
 
 /// The parsers under fuzzing (issue 8), one entry point each. An input may be rejected with an
 /// error — that is the expected outcome for garbage — but must never crash, hang or produce a
 /// non-finite camera. Shared by the libFuzzer build (`Tools/fuzz`) and by the regression test that
 /// replays `Tools/Fuzz/regressions/` in the normal test suite.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case flight, style, geojson, gpx, trace
+    case flight, style, geojson, gpx, trace, mvt, pmtiles
 
     /// Runs one input. Returns false only when an invariant broke (the fuzzer then aborts).
     public func run(_ bytes: [UInt8]) -> Bool {
@@ -46,6 +47,31 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard let trace = try? TraceReader.read(bytes: bytes, file: "fuzz.trace.jsonl") else { return true }
             _ = try? TraceDiff.compare(bytes, fileA: "a", bytes, fileB: "b", tolerance: 0)
             return trace.frames.allSatisfy { $0.camera.zoom.isFinite }
+        case .mvt:
+            // Decoding must refuse or succeed; a decoded tile must be self-consistent and
+            // convertible to GeoJSON (tags in range, part tables inside the vertex array).
+            for strict in [false, true] {
+                guard let tile = try? VectorTileDecoder.decode(bytes, options: .init(strictGeometry: strict)) else { continue }
+                for layer in tile.layers {
+                    for f in layer.features {
+                        guard f.tags.count % 2 == 0, f.geometry.partStarts.last.map({ Int($0) }) ?? 0 <= f.geometry.points.count else { return false }
+                        if f.type == .lineString || f.type == .polygon {
+                            guard f.geometry.partStarts.last.map({ Int($0) }) == f.geometry.points.count else { return false }
+                        }
+                        _ = layer.properties(of: f)
+                    }
+                }
+                _ = TileGeoJSON.featureCollection(tile, id: TileID(z: 3, x: 2, y: 5))
+            }
+            return true
+        case .pmtiles:
+            guard let archive = try? PMTilesArchive(bytes: bytes, name: "fuzz.pmtiles") else { return true }
+            _ = try? archive.info().json()
+            for (z, x, y) in [(0, 0, 0), (1, 0, 1), (1, 1, 0), (2, 1, 2), (3, 5, 2), (14, 8801, 5371)] {
+                if let tile = try? archive.tile(z: z, x: x, y: y), tile.count > Decompressor.defaultLimit { return false }
+                _ = try? archive.vectorTile(z: z, x: x, y: y)
+            }
+            return true
         }
     }
 }
