@@ -18,6 +18,12 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.z = z; self.x = x; self.y = y; self.wrap = wrap
     }
 
+    /// The deepest zoom level addressed (2^30 tiles per side keeps every index in 32 bits).
+    public static let maximumZoom = 30
+
+    /// True when the zoom is 0…``maximumZoom`` and x, y lie in the pyramid.
+    public var isValid: Bool { z >= 0 && z <= TileID.maximumZoom && x >= 0 && y >= 0 && x < (1 << z) && y < (1 << z) }
+
     /// Tiles per side at this zoom.
     public var tilesPerSide: Int { 1 << z }
 

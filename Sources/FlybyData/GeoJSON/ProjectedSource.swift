@@ -90,6 +90,34 @@ public struct ProjectedSource: Sendable {
         self.levels = levels
     }
 
+    /// Features whose geometry is already in unit Mercator and already simplified for the zoom it
+    /// is drawn at (the features of vector tiles): no reprojection and no simplification levels,
+    /// only the bounding boxes and the spatial index. The arrays are laid out as in
+    /// ``GeometryLevel``; `features[f].geometry` is not read by the renderer.
+    /// - Precondition: `kinds.count == features.count`, `featureRingStart.count == features.count + 1`,
+    ///   `ringStart.count == ringFlags.count + 1`, and the tables end at the counts of what they index.
+    public init(projected features: [Feature], kinds: [Kind], xy: [Double], ringStart: [Int32], ringFlags: [UInt8],
+                featureRingStart: [Int32]) {
+        precondition(kinds.count == features.count && featureRingStart.count == features.count + 1
+                     && ringStart.count == ringFlags.count + 1 && Int(ringStart.last ?? 0) * 2 == xy.count
+                     && Int(featureRingStart.last ?? 0) == ringFlags.count, "inconsistent projected geometry tables")
+        self.features = features
+        self.kinds = kinds
+        var bounds: [MercatorBox] = []
+        bounds.reserveCapacity(features.count)
+        for f in 0..<features.count {
+            var b = MercatorBox.empty
+            for r in Int(featureRingStart[f])..<Int(featureRingStart[f + 1]) {
+                for k in Int(ringStart[r])..<Int(ringStart[r + 1]) { b.include(x: xy[2 * k], y: xy[2 * k + 1]) }
+            }
+            bounds.append(b)
+        }
+        self.bounds = bounds
+        index = PackedRTree(boxes: bounds)
+        levels = [GeometryLevel(zoom: .infinity, tolerance: 0, xy: xy, ringStart: ringStart, ringFlags: ringFlags,
+                                featureRingStart: featureRingStart)]
+    }
+
     /// The level to draw at `zoom`: the coarsest whose tolerance is at most ½ px at that zoom.
     public func level(forZoom zoom: Double) -> GeometryLevel {
         for l in levels where zoom <= l.zoom { return l }

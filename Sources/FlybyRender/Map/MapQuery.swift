@@ -51,8 +51,8 @@ extension MapRenderer {
         let z = camera.zoom
         var hits: [Int32] = []
         var found: Set<Int> = []
-        for layer in style.style.layers.reversed() where layer.isVisible(atZoom: z) {
-            guard layer.type == .fill || layer.type == .line || layer.type == .circle, let source = style.source(for: layer) else { continue }
+        for (li, layer) in style.style.layers.enumerated().reversed() where layer.isVisible(atZoom: z) {
+            guard layer.type == .fill || layer.type == .line || layer.type == .circle, let source = layerSource(li) else { continue }
             let level = source.data.level(forZoom: z)
             // Reach in pixels of lines and circles beyond their geometry, for the index query only.
             let reach = layer.type == .fill ? 0 : 64 + tolerance
@@ -101,8 +101,8 @@ extension MapRenderer {
         guard let placed = placer.camera, placed == g.transform.state, !placer.placed.isEmpty else { return [] }
         var result: [QueriedFeature] = []
         var seen: Set<Int> = []
-        for layer in style.style.layers.reversed() where layer.type == .symbol {
-            guard let source = style.source(for: layer) else { continue }
+        for (li, layer) in style.style.layers.enumerated().reversed() where layer.type == .symbol {
+            guard let source = layerSource(li) else { continue }
             seen.removeAll(keepingCapacity: true)
             for b in placer.placed.reversed() where b.layerID == layer.id && b.featureIndex >= 0 {
                 guard b.minX <= rect.maxX && rect.x <= b.maxX && b.minY <= rect.maxY && rect.y <= b.maxY,

@@ -34,6 +34,7 @@ extension MapRenderer {
             bandRenderers[k].showsScaleBar = showsScaleBar
             bandRenderers[k].showsCompass = showsCompass
             bandRenderers[k].attribution = attribution
+            bandRenderers[k].tiles = tiles
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.

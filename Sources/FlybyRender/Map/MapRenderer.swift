@@ -88,6 +88,10 @@ public struct MapRenderer {
     }
     /// One renderer per row band when ``threads`` > 1, built on first use.
     var bandRenderers: [MapRenderer] = []
+    /// The frame's tiles of the style's tiled sources (see ``TiledSourceFrame``).
+    var tiles: TiledSourceFrame
+    /// The tile-slot generation each layer's memo was made for (tiled layers only).
+    var memoTileGenerations: [Int]
     /// Where the bands split the frame (row indices, 0 … height), moved after each frame to
     /// balance the work (see ``balancedBands(_:costs:height:)``).
     var bandBounds: [Int] = []
@@ -102,6 +106,8 @@ public struct MapRenderer {
         self.height = height
         painter = Painter(width: width, height: height)
         memos = Array(repeating: LayerMemo(), count: style.style.layers.count)
+        memoTileGenerations = Array(repeating: 0, count: style.style.layers.count)
+        tiles = TiledSourceFrame(style: style)
         text = try TextRenderer()
     }
 
@@ -125,6 +131,7 @@ public struct MapRenderer {
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height)
+        if !tiles.isEmpty { tiles.prepare(style: style, transform: g.transform) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
@@ -132,6 +139,36 @@ public struct MapRenderer {
                 placeSymbols(g)
                 drawMap(g, view)
                 drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)
+            }
+        }
+    }
+
+    /// The source layer `k` draws in this frame: the frame's tiles for a tiled source, else the
+    /// style's loaded source (nil for `background`).
+    func layerSource(_ k: Int) -> LoadedSource? {
+        tiles.source(forLayer: k) ?? style.source(for: style.style.layers[k])
+    }
+
+    /// The first tile that could not be read or decoded in the frames drawn so far (the frame is
+    /// drawn without it). Hosts that must not show an incomplete map (videos) check it.
+    public var tileError: InputError? { tiles.firstError }
+
+    /// What the R-tree query cache keys layer `k`'s source by: the style's source index, or for a
+    /// tiled layer a number of its own per source layer.
+    func querySourceKey(_ k: Int, _ layer: StyleLayer) -> Int {
+        guard let slot = tiles.slotNumber(ofLayer: k) else { return layer.sourceIndex ?? -1 }
+        return style.sources.count + slot
+    }
+
+    /// Forgets the memos of tiled layers whose tiles changed since they were made.
+    mutating func syncTiledMemos() {
+        guard !tiles.isEmpty else { return }
+        for (k, _) in tiles.layerSlots {
+            let generation = tiles.generation(ofLayer: k)
+            if memoTileGenerations[k] != generation {
+                memos[k] = LayerMemo()
+                memoTileGenerations[k] = generation
+                lastQuery = nil
             }
         }
     }
@@ -144,6 +181,7 @@ public struct MapRenderer {
     /// The map under the symbols, into this renderer's rows (its painter's band): the
     /// background, the layers and the sky.
     mutating func drawMap(_ g: FrameGeometry, _ view: PixelBufferView) {
+        syncTiledMemos()
         drawBackground(g.zoom, view)
         drawLayers(g, view)
         if g.pitched { drawSky(g, view) }
@@ -202,7 +240,7 @@ public struct MapRenderer {
         // Layers sharing a source (roads: paths, casing, road, labels) ask the same question in a
         // frame: the R-tree is searched once per source, box and zoom.
         // Hits are kept in feature (document) order, the order features are drawn in.
-        let query = QueryKey(source: layer.sourceIndex ?? -1, box: g.queryBox(copy: copy), zoom: g.zoom)
+        let query = QueryKey(source: querySourceKey(index, layer), box: g.queryBox(copy: copy), zoom: g.zoom)
         if lastQuery != query || query.source < 0 {
             hits.removeAll(keepingCapacity: true)
             source.data.query(query.box, zoom: g.zoom, into: &hits)
@@ -324,7 +362,7 @@ public struct MapRenderer {
     }
 
     mutating func drawFill(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
-        guard let source = style.source(for: layer) else { return }
+        guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
         let colorDep = layer.isFeatureDependent(.fillColor) || layer.isFeatureDependent(.fillOpacity)
@@ -379,7 +417,7 @@ public struct MapRenderer {
     }
 
     mutating func drawLine(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
-        guard let source = style.source(for: layer) else { return }
+        guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
         let dep = layer.isFeatureDependent(.lineColor) || layer.isFeatureDependent(.lineOpacity)
@@ -472,7 +510,7 @@ public struct MapRenderer {
     }
 
     mutating func drawCircles(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
-        guard let source = style.source(for: layer) else { return }
+        guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
         let props: [StyleProperty] = [.circleRadius, .circleColor, .circleOpacity, .circleStrokeWidth, .circleStrokeColor, .circleStrokeOpacity]

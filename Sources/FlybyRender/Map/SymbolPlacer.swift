@@ -139,6 +139,7 @@ extension MapRenderer {
     /// to draw in ``symbolDraws``, in drawing order. Placement never reads pixels, so it can run
     /// before the layers are drawn, and the drawing can then be split into row bands.
     mutating func placeAllSymbols(_ g: FrameGeometry) {
+        syncTiledMemos()
         placer.reset()
         placer.camera = g.transform.state
         symbolDraws.removeAll(keepingCapacity: true)
@@ -147,7 +148,7 @@ extension MapRenderer {
         for li in stride(from: layers.count - 1, through: 0, by: -1) {
             let layer = layers[li]
             guard layer.type == .symbol, layer.isVisible(atZoom: z), layerRange?.contains(li) ?? true,
-                  let source = style.source(for: layer) else { continue }
+                  let source = layerSource(li) else { continue }
             let level = source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])

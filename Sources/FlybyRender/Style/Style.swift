@@ -144,13 +144,24 @@ public struct Style: Sendable {
     // MARK: parsing helpers
 
     static func parseSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
-        try c.rejectUnknownKeys(["type", "data", "promoteId", "generateId", "attribution", "maxzoom", "tolerance", "buffer"])
         let typeCursor = try c.required("type")
         let type = try typeCursor.string()
-        guard type == "geojson" else { throw typeCursor.error("unsupported source type '\(type)' (supported: geojson)") }
+        switch type {
+        case "geojson": return try parseGeoJSONSource(id, c, styleFile: styleFile)
+        case "vector": return try parseVectorSource(id, c, styleFile: styleFile)
+        default: throw typeCursor.error("unsupported source type '\(type)' (supported: geojson, vector)")
+        }
+    }
+
+    static func location(_ c: JSONCursor) -> InputError {
+        let (line, column) = lineAndColumn(of: c.node.offset, in: c.document.bytes)
+        return InputError(file: c.document.file, line: line, column: column, path: c.path, message: "")
+    }
+
+    static func parseGeoJSONSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
+        try c.rejectUnknownKeys(["type", "data", "promoteId", "generateId", "attribution", "maxzoom", "tolerance", "buffer"])
         let dc = try c.required("data")
-        let (line, column) = lineAndColumn(of: dc.node.offset, in: dc.document.bytes)
-        let location = InputError(file: dc.document.file, line: line, column: column, path: dc.path, message: "")
+        let location = location(dc)
         let data: StyleSource.Data
         if dc.isString {
             let s = try dc.string()
@@ -173,17 +184,80 @@ public struct Style: Sendable {
                            attribution: try c.member("attribution")?.string(), dataLocation: location)
     }
 
+    /// A `vector` source (formats §4): `url` (`pmtiles://PATH`, `mbtiles://PATH`) or `tiles`
+    /// (one template `PATH/{z}/{x}/{y}.pbf`), paths relative to the style; `minzoom`, `maxzoom`,
+    /// `promoteId` (a property name, or an object of one per source layer), `attribution`.
+    static func parseVectorSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
+        try c.rejectUnknownKeys(["type", "url", "tiles", "minzoom", "maxzoom", "promoteId", "attribution", "bounds",
+                                 "scheme", "volatile"])
+        let dir = Style.directory(of: styleFile)
+        func resolve(_ s: String) -> String { s.hasPrefix("/") ? s : dir + s }
+        let path: String
+        let where_: JSONCursor
+        if let u = try c.member("url") {
+            if try c.member("tiles") != nil { throw u.error("a vector source takes either 'url' or 'tiles', not both") }
+            let url = try u.string()
+            where_ = u
+            if url.hasPrefix("http://") || url.hasPrefix("https://") {
+                throw u.error("'\(url)': Flyby reads no network; give a local archive as pmtiles://PATH, mbtiles://PATH or a 'tiles' template")
+            }
+            if url.hasPrefix("pmtiles://") { path = resolve(String(url.dropFirst("pmtiles://".count))) }
+            else if url.hasPrefix("mbtiles://") { path = resolve(String(url.dropFirst("mbtiles://".count))) }
+            else if url.hasPrefix("file://") { path = resolve(String(url.dropFirst("file://".count))) }
+            else if url.hasSuffix(".pmtiles") || url.hasSuffix(".mbtiles") { path = resolve(url) }
+            else { throw u.error("unsupported url '\(url)' (supported: pmtiles://PATH, mbtiles://PATH)") }
+        } else if let t = try c.member("tiles") {
+            let items = try t.elements()
+            guard items.count == 1 else { throw t.error("'tiles' takes exactly one local template such as \"tiles/{z}/{x}/{y}.pbf\"") }
+            let template = try items[0].string()
+            where_ = items[0]
+            if template.hasPrefix("http://") || template.hasPrefix("https://") {
+                throw items[0].error("'\(template)': Flyby reads no network; give a local folder template such as tiles/{z}/{x}/{y}.pbf")
+            }
+            let marker = "{z}/{x}/{y}."
+            guard let dot = template.lastIndex(of: "."), template[..<dot].hasSuffix(marker.dropLast()),
+                  !template[template.index(after: dot)...].isEmpty,
+                  template[template.index(after: dot)...].allSatisfy({ $0.isLetter }) else {
+                throw items[0].error("a tiles template must end in {z}/{x}/{y}.EXT (a folder of tiles), found '\(template)'")
+            }
+            let folder = String(template[..<dot].dropLast(marker.count - 1))
+            path = resolve(folder.isEmpty ? "." : folder)
+        } else {
+            throw c.error("a vector source needs 'url' (pmtiles://PATH or mbtiles://PATH) or 'tiles'")
+        }
+        if let s = try c.member("scheme"), try s.string() != "xyz" {
+            throw s.error("only the xyz scheme is supported for tile templates (MBTiles rows are flipped by the reader)")
+        }
+        let minZoom = try c.member("minzoom").map { (m) throws(InputError) in Int(try m.double(in: 0...30, what: "minzoom")) }
+        let maxZoom = try c.member("maxzoom").map { (m) throws(InputError) in Int(try m.double(in: 0...30, what: "maxzoom")) }
+        if let minZoom, let maxZoom, maxZoom < minZoom, let mc = try c.member("maxzoom") {
+            throw mc.error("maxzoom must not be below minzoom")
+        }
+        var promote: VectorTileSet.PromoteID?
+        if let p = try c.member("promoteId") {
+            if p.isString { promote = .all(try p.string()) } else if p.isObject {
+                var m: [String: String] = [:]
+                for (layer, v) in try p.members() { m[layer] = try v.string() }
+                promote = .byLayer(m)
+            } else {
+                throw p.error("promoteId must be a property name or an object of one per source layer")
+            }
+        }
+        let spec = VectorSourceSpec(path: path, minZoom: minZoom, maxZoom: maxZoom, promoteId: promote)
+        return StyleSource(id: id, data: .vector(spec), promoteId: nil, generateId: false,
+                           attribution: try c.member("attribution")?.string(), dataLocation: location(where_))
+    }
+
     /// The folder of a path, with a trailing "/" ("" for a bare file name).
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[...slash])
     }
 
-    static let layerKeys: Set<String> = ["id", "type", "source", "filter", "minzoom", "maxzoom", "layout", "paint", "metadata"]
+    static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "filter", "minzoom", "maxzoom", "layout", "paint", "metadata"]
 
     static func parseLayer(_ id: String, _ c: JSONCursor, sources: [StyleSource]) throws(InputError) -> StyleLayer {
         for (key, value) in try c.members() where !layerKeys.contains(key) {
-            if key == "source-layer" { throw value.error("'source-layer' is not supported (sources are GeoJSON)") }
             throw value.error("unknown layer field '\(key)' (known: \(layerKeys.sorted().joined(separator: ", ")))")
         }
         let tc = try c.required("type")
@@ -205,6 +279,15 @@ public struct Style: Sendable {
             source = s
             sourceIndex = k
         }
+        var sourceLayer: String?
+        if let sl = try c.member("source-layer") {
+            guard let k = sourceIndex, case .vector = sources[k].data else {
+                throw sl.error("'source-layer' applies to layers of vector sources only")
+            }
+            sourceLayer = try sl.string()
+        } else if let k = sourceIndex, case .vector = sources[k].data {
+            throw c.error("a layer of the vector source '\(sources[k].id)' needs 'source-layer' (the tile layer it draws)")
+        }
         let filter = try c.member("filter").map { (f) throws(InputError) in try ExpressionCompiler.compileFilter(f) }
         let minZoom = try c.member("minzoom")?.double(in: 0...24, what: "minzoom") ?? 0
         let maxZoom = try c.member("maxzoom")?.double(in: 0...24, what: "maxzoom") ?? 24.000001
@@ -215,7 +298,7 @@ public struct Style: Sendable {
             guard s == "visible" || s == "none" else { throw v.error("visibility must be \"visible\" or \"none\", found '\(s)'") }
             visible = s == "visible"
         }
-        var layer = StyleLayer(id: id, type: type, source: source, sourceIndex: sourceIndex, filter: filter,
+        var layer = StyleLayer(id: id, type: type, source: source, sourceIndex: sourceIndex, sourceLayer: sourceLayer, filter: filter,
                                minZoom: minZoom, maxZoom: maxZoom, isVisible: visible)
         if let layout = try c.member("layout") {
             try parseProperties(layout, group: .layout, layerType: type, allowVisibility: true) { p, e in layer.set(p, e) }

@@ -16,6 +16,8 @@ public struct StyleLayer: Sendable {
     public let source: String?
     /// Index of the source in ``Style/sources`` (nil for `background`).
     public let sourceIndex: Int?
+    /// The layer of a vector source's tiles that this layer draws (`source-layer`).
+    public let sourceLayer: String?
     /// The filter, when the layer has one.
     public let filter: StyleExpression?
     /// The layer shows at zoom ≥ `minZoom` …
@@ -28,9 +30,9 @@ public struct StyleLayer: Sendable {
     public private(set) var declaredProperties: [StyleProperty]
     var bindings: [StyleExpression?]
 
-    init(id: String, type: LayerType, source: String?, sourceIndex: Int?, filter: StyleExpression?,
+    init(id: String, type: LayerType, source: String?, sourceIndex: Int?, sourceLayer: String? = nil, filter: StyleExpression?,
          minZoom: Double, maxZoom: Double, isVisible: Bool) {
-        self.id = id; self.type = type; self.source = source; self.sourceIndex = sourceIndex
+        self.id = id; self.type = type; self.source = source; self.sourceIndex = sourceIndex; self.sourceLayer = sourceLayer
         self.filter = filter; self.minZoom = minZoom; self.maxZoom = maxZoom; self.isVisible = isVisible
         declaredProperties = []
         bindings = Array(repeating: nil, count: StyleProperty.allCases.count)
@@ -178,7 +180,19 @@ public struct StyleSky: Sendable {
     }
 }
 
-/// A `geojson` source of a style.
+/// A `vector` source of a style (formats §4): where its tiles are and which zooms it holds.
+public struct VectorSourceSpec: Sendable, Equatable {
+    /// The archive: a `.pmtiles` or `.mbtiles` file, or a folder laid out `{z}/{x}/{y}.EXT`
+    /// (resolved against the style file's folder).
+    public var path: String
+    /// The style's `minzoom` / `maxzoom` (nil: the archive's own).
+    public var minZoom: Int?
+    public var maxZoom: Int?
+    /// The style's `promoteId`.
+    public var promoteId: VectorTileSet.PromoteID?
+}
+
+/// A source of a style (`geojson`, or `vector` tiles).
 public struct StyleSource: Sendable {
     /// Where the GeoJSON comes from.
     public enum Data: Sendable {
@@ -188,6 +202,8 @@ public struct StyleSource: Sendable {
         case builtin(String)
         /// GeoJSON written inside the style.
         case inline(FeatureCollection)
+        /// A `vector` source: Mapbox Vector Tiles from a tile archive.
+        case vector(VectorSourceSpec)
     }
 
     public let id: String

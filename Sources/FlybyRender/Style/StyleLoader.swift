@@ -68,16 +68,25 @@ public struct FeatureStateStore: Sendable {
 /// A style with its sources loaded.
 public struct LoadedStyle: Sendable {
     public let style: Style
-    /// One per ``Style/sources`` entry, same order.
+    /// One per ``Style/sources`` entry, same order. A tiled source's entry holds no features: the
+    /// renderer draws its ``tileSets`` entry, tile by tile.
     public let sources: [LoadedSource]
+    /// The tile archive of each `vector` source (nil for the others), same order as ``sources``.
+    public let tileSets: [VectorTileSet?]
 
     /// A parsed style with its loaded sources.
-    /// - Precondition: one source per ``Style/sources`` entry, same order and ids.
-    public init(style: Style, sources: [LoadedSource]) {
+    /// - Precondition: one source per ``Style/sources`` entry, same order and ids, and no tile
+    ///   sets or one entry per source.
+    public init(style: Style, sources: [LoadedSource], tileSets: [VectorTileSet?] = []) {
         precondition(sources.map(\.id) == style.sources.map(\.id), "LoadedStyle sources must match the style's sources")
+        precondition(tileSets.isEmpty || tileSets.count == sources.count, "LoadedStyle tile sets must match the style's sources")
         self.style = style
         self.sources = sources
+        self.tileSets = tileSets.isEmpty ? Array(repeating: nil, count: sources.count) : tileSets
     }
+
+    /// True when a layer draws from tiles.
+    public var hasTiledSources: Bool { tileSets.contains { $0 != nil } }
 
     /// The source a layer draws (nil for `background`).
     public func source(for layer: StyleLayer) -> LoadedSource? { layer.sourceIndex.map { sources[$0] } }
@@ -97,6 +106,9 @@ public struct StyleLoader: Sendable {
     public static let builtinStyles = ["world", "city", "standard"]
 
     var cache: [String: ProjectedSource] = [:]
+    var tileSets: [String: VectorTileSet] = [:]
+    /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
+    public var tileCacheBudget = 256 << 20
 
     public init() {}
 
@@ -142,9 +154,25 @@ public struct StyleLoader: Sendable {
     /// Loads the sources of a parsed style.
     public mutating func load(style: Style) throws(InputError) -> LoadedStyle {
         var loaded: [LoadedSource] = []
+        var sets: [VectorTileSet?] = []
         for s in style.sources {
             let data: ProjectedSource
+            var set: VectorTileSet?
             switch s.data {
+            case .vector(let spec):
+                let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(String(describing: spec.promoteId))"
+                if let hit = tileSets[key] { set = hit } else {
+                    do throws(InputError) {
+                        set = try VectorTileSet(sourceID: s.id, path: spec.path, minZoom: spec.minZoom, maxZoom: spec.maxZoom,
+                                                promoteId: spec.promoteId, cacheBudget: tileCacheBudget)
+                    } catch {
+                        var e = s.dataLocation
+                        e.message = "cannot read the tile archive: \(error.message) (while reading \(spec.path))"
+                        throw e
+                    }
+                    tileSets[key] = set
+                }
+                data = ProjectedSource(FeatureCollection(features: [], name: s.id))
             case .inline(let fc):
                 data = ProjectedSource(fc)
             case .builtin(let name):
@@ -170,7 +198,8 @@ public struct StyleLoader: Sendable {
                 }
             }
             loaded.append(LoadedSource(id: s.id, data: data, promoteId: s.promoteId, generateId: s.generateId))
+            sets.append(set)
         }
-        return LoadedStyle(style: style, sources: loaded)
+        return LoadedStyle(style: style, sources: loaded, tileSets: sets)
     }
 }

@@ -1,0 +1,160 @@
+import FlybyCore
+import FlybyData
+import FlybyTiles
+import Synchronization
+
+/// A style's `vector` source: its tile archive, its zoom range and the tiles decoded so far.
+///
+/// Shared by every renderer of a style (the window, snapshot, each worker of a video), so a tile
+/// is read and decoded once whichever frame needs it first. Decoded tiles are kept in a
+/// least-recently-used cache bounded by bytes (``cacheBudget``); what the cache holds never
+/// changes a pixel: a tile's pieces depend only on its bytes in the archive.
+///
+/// Thread safety: the archive (not thread-safe itself) and the cache each sit behind a mutex;
+/// decoding runs outside both, so threads decode different tiles at the same time.
+public final class VectorTileSet: Sendable {
+    /// The style's id of the source.
+    public let sourceID: String
+    /// The archive's path (named in errors).
+    public let path: String
+    /// The zoom levels the archive holds (the style's `minzoom`/`maxzoom`, else the archive's).
+    public let minZoom: Int, maxZoom: Int
+    /// The style's `promoteId` (one property name for every source layer, or one per layer).
+    public let promoteId: PromoteID?
+    /// The most bytes of decoded tiles kept (default 256 MiB).
+    public let cacheBudget: Int
+    /// The archive's `attribution` (from its metadata), for the frame's credits.
+    public let attribution: String?
+
+    private let archive: Mutex<ArchiveBox>
+    private let cache: Mutex<TileLRU>
+
+    /// `promoteId`: one property for every layer, or a property per source layer.
+    public enum PromoteID: Sendable, Equatable {
+        case all(String)
+        case byLayer([String: String])
+
+        func key(forLayer layer: String) -> String? {
+            switch self {
+            case .all(let k): return k
+            case .byLayer(let m): return m[layer]
+            }
+        }
+    }
+
+    /// Opens the archive at `path`.
+    /// - Throws: ``InputError`` naming the archive when it cannot be opened or read.
+    public init(sourceID: String, path: String, minZoom: Int?, maxZoom: Int?, promoteId: PromoteID?,
+                cacheBudget: Int = 256 << 20) throws(InputError) {
+        self.sourceID = sourceID
+        self.path = path
+        self.promoteId = promoteId
+        self.cacheBudget = max(0, cacheBudget)
+        let opened: any TileArchive
+        let info: TileArchiveInfo
+        do throws(TileError) {
+            opened = try TileArchives.open(path)
+            info = try opened.info()
+        } catch {
+            throw InputError(file: path, message: error.message)
+        }
+        self.minZoom = max(0, minZoom ?? info.minZoom ?? 0)
+        self.maxZoom = min(TileID.maximumZoom, max(self.minZoom, maxZoom ?? info.maxZoom ?? 14))
+        attribution = info.metadata?["attribution"]?.stringValue
+        archive = Mutex(ArchiveBox(archive: opened))
+        cache = Mutex(TileLRU())
+    }
+
+    /// Tiles already decoded (tests and hosts that make tiles in memory), by XYZ address.
+    package init(sourceID: String, tiles: [TileID: VectorTile], minZoom: Int, maxZoom: Int, promoteId: PromoteID? = nil,
+                 cacheBudget: Int = 256 << 20) {
+        self.sourceID = sourceID
+        path = "memory:\(sourceID)"
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.promoteId = promoteId
+        self.cacheBudget = max(0, cacheBudget)
+        attribution = nil
+        archive = Mutex(ArchiveBox(memory: tiles))
+        cache = Mutex(TileLRU())
+    }
+
+    /// The decoded tile `id` (its world copy is ignored), from the cache or the archive; an empty
+    /// tile when the archive holds none there.
+    /// - Throws: ``InputError`` naming the archive and the tile for a tile that cannot be read or
+    ///   decoded.
+    func tile(_ id: TileID) throws(InputError) -> DecodedVectorTile {
+        let key = TileID(z: id.z, x: id.x, y: id.y)
+        if let hit = cache.withLock({ $0.get(key) }) { return hit }
+        let read: Result<VectorTile?, TileError> = archive.withLock { box in
+            if let archive = box.archive {
+                return Result { () throws(TileError) in try archive.vectorTile(z: key.z, x: key.x, y: key.y) }
+            }
+            return .success(box.memory[key])
+        }
+        let decoded: DecodedVectorTile
+        switch read {
+        case .success(let tile): decoded = DecodedVectorTile(tile, id: key)
+        case .failure(let e): throw InputError(file: path, message: "tile \(key): \(e.message)")
+        }
+        cache.withLock { $0.put(key, decoded, budget: cacheBudget) }
+        return decoded
+    }
+
+    /// Bytes of decoded tiles now cached.
+    public var cachedBytes: Int { cache.withLock { $0.bytes } }
+}
+
+/// The archive (or the tiles given in memory), moved into the mutex.
+private struct ArchiveBox: ~Copyable {
+    var archive: (any TileArchive)?
+    var memory: [TileID: VectorTile] = [:]
+
+    init(archive: any TileArchive) { self.archive = archive }
+    init(memory: [TileID: VectorTile]) { self.memory = memory }
+}
+
+/// One decoded tile: its layers' pieces by source-layer name.
+struct DecodedVectorTile: Sendable {
+    let id: TileID
+    let layers: [String: TilePiece]
+    let byteCount: Int
+
+    init(_ tile: VectorTile?, id: TileID) {
+        self.id = id
+        var layers: [String: TilePiece] = [:]
+        for layer in tile?.layers ?? [] where layers[layer.name] == nil {
+            layers[layer.name] = TilePiece(layer: layer, tile: id)
+        }
+        self.layers = layers
+        byteCount = 256 + layers.values.reduce(0) { $0 + $1.byteCount }
+    }
+}
+
+/// Least recently used tiles, bounded by bytes. Use order is a counter, so eviction is the same
+/// for the same sequence of requests.
+struct TileLRU: ~Copyable {
+    private var entries: [TileID: (tile: DecodedVectorTile, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    private(set) var bytes = 0
+
+    mutating func get(_ id: TileID) -> DecodedVectorTile? {
+        guard let e = entries[id] else { return nil }
+        clock &+= 1
+        entries[id] = (e.tile, clock)
+        return e.tile
+    }
+
+    mutating func put(_ id: TileID, _ tile: DecodedVectorTile, budget: Int) {
+        clock &+= 1
+        if let old = entries[id] { bytes -= old.tile.byteCount }
+        entries[id] = (tile, clock)
+        bytes += tile.byteCount
+        while bytes > budget, entries.count > 1 {
+            // Evict the least recently used other than the one just added.
+            guard let victim = entries.filter({ $0.key != id }).min(by: { $0.value.used < $1.value.used }) else { break }
+            bytes -= victim.value.tile.byteCount
+            entries[victim.key] = nil
+        }
+    }
+}
