@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FlybyCore", swiftSettings: engineSettings),
         .target(name: "FlybyData", dependencies: ["FlybyCore"],
                 resources: [.copy("Resources")], swiftSettings: swiftSettings),
-        .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData"], swiftSettings: swiftSettings),
+        .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData", "FlybyTiles"], swiftSettings: swiftSettings),
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Tile archives (PMTiles, MBTiles, folders) and the Mapbox Vector Tile decoder (issue 16).
         .target(name: "FlybyTiles", dependencies: ["FlybyCore", "FlybyData", "CZlib", "CSQLite", "CBrotli", "CZstd"],
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
+        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyTiles", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],

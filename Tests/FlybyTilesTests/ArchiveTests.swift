@@ -1,3 +1,4 @@
+import FlybyCore
 import CSQLite
 import FlybyData
 import FlybyTiles

@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyData
 import FlybyTiles
 

@@ -33,7 +33,7 @@ public final class FolderArchive: TileArchive {
     }
 
     static func firstTile(in path: String) -> (z: Int, ext: String)? {
-        for z in numericEntries(path) where z <= TileID.maxZoom {
+        for z in numericEntries(path) where z <= TileID.maximumZoom {
             for x in numericEntries("\(path)/\(z)") {
                 let files = ((try? FileManager.default.contentsOfDirectory(atPath: "\(path)/\(z)/\(x)")) ?? []).sorted()
                 if let t = files.lazy.compactMap(splitTileName).first { return (z, t.ext) }
@@ -67,7 +67,7 @@ public final class FolderArchive: TileArchive {
         var firstTile: TileID?
         // Tile extents at the deepest zoom, for bounds when there is no metadata.
         var range: (x0: Int, y0: Int, x1: Int, y1: Int)?
-        for z in FolderArchive.numericEntries(path) where z <= TileID.maxZoom {
+        for z in FolderArchive.numericEntries(path) where z <= TileID.maximumZoom {
             var found = false
             for x in FolderArchive.numericEntries("\(path)/\(z)") where x < 1 << z {
                 for name in ((try? FileManager.default.contentsOfDirectory(atPath: "\(path)/\(z)/\(x)")) ?? []).sorted() {

@@ -1,3 +1,4 @@
+import FlybyCore
 /// PMTiles tile ids (PMTiles v3 §4.1 "TileID"): tiles are numbered zoom by zoom, (4^z − 1) / 3
 /// tiles before zoom z, and within a zoom along a Hilbert curve over the 2^z × 2^z grid.
 enum PMTilesTileID {

@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyData
 
 /// The fixed 127-byte PMTiles v3 header (§3): section offsets and lengths (little-endian

@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyData
 import Foundation
 
@@ -31,7 +32,7 @@ extension TileArchive {
     func checked(_ z: Int, _ x: Int, _ y: Int) throws(TileError) -> TileID {
         let id = TileID(z: z, x: x, y: y)
         guard id.isValid else {
-            throw TileError(file: path, tile: id, message: "no such tile address (z must be 0…\(TileID.maxZoom) and x, y in 0…2^z − 1)")
+            throw TileError(file: path, tile: id, message: "no such tile address (z must be 0…\(TileID.maximumZoom) and x, y in 0…2^z − 1)")
         }
         return id
     }

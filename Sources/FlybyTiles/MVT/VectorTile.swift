@@ -107,6 +107,10 @@ public struct VectorTileFeature: Sendable {
     /// The encoded geometry commands as stored (§4.3), only when the decoder was asked to keep
     /// them (`VectorTileDecoder.Options.keepsRawGeometry`); otherwise empty.
     public var rawGeometry: [UInt32]
+
+    public init(id: UInt64? = nil, type: VectorTileGeometryType, tags: [UInt32] = [], geometry: TileGeometry, rawGeometry: [UInt32] = []) {
+        self.id = id; self.type = type; self.tags = tags; self.geometry = geometry; self.rawGeometry = rawGeometry
+    }
 }
 
 /// A vertex in tile coordinates (x right, y down, 0…extent inside the tile). Parameters are
