@@ -256,8 +256,8 @@ def build_world(root, tools, work, out_dir):
     layers["coastline"] = [feature(ft["geometry"], dict(ft["properties"], scale=110))
                            for ft in load(os.path.join(w, "ne_110m_coastline.geojson"))]
     args = ["-o", "world.mbtiles", "-n", "Flyby world (Natural Earth)", "-A", ATTRIBUTION_NE,
-            "-N", "Natural Earth 1:110m (z0-3) and 1:50m (z3-7); layers countries, coastline, lakes, rivers, places",
-            "-Z0", "-z7", "-r1", "--no-feature-limit", "--no-tile-size-limit", "--detect-shared-borders",
+            "-N", "Natural Earth 1:110m (z0-3) and 1:50m (z3-6, overzoomed beyond); layers countries, coastline, lakes, rivers, places",
+            "-Z0", "-z6", "-r1", "--no-feature-limit", "--no-tile-size-limit", "--detect-shared-borders",
             "--no-tiny-polygon-reduction", "--generate-ids", "-b", "8"]
     for name in ["countries", "coastline", "lakes", "rivers", "places"]:
         write_geojson(os.path.join(work, "world-" + name + ".geojson"), layers[name])

@@ -164,6 +164,12 @@ public enum RingFlags {
     public static let line: UInt8 = 4
     /// The "ring" is a list of points (a Point or MultiPoint).
     public static let points: UInt8 = 8
+    /// An open piece of a polygon's outline, drawn only where the polygon is drawn as lines (a
+    /// line layer or a fill outline); fills never see it. Tiles use it for polygons cut at the
+    /// tile edge, whose cut is not part of the outline.
+    public static let outline: UInt8 = 16
+    /// A polygon ring whose outline is given by ``outline`` rings instead of the ring itself.
+    public static let outlinedApart: UInt8 = 32
 }
 
 /// One simplification level of a ``ProjectedSource``: every feature's rings as flat arrays.
@@ -186,6 +192,11 @@ public struct GeometryLevel: Sendable {
 
     @inlinable public func rings(ofFeature f: Int) -> Range<Int> { Int(featureRingStart[f])..<Int(featureRingStart[f + 1]) }
     @inlinable public func points(ofRing r: Int) -> Range<Int> { Int(ringStart[r])..<Int(ringStart[r + 1]) }
+
+    /// True when feature `f` has polygon rings outlined apart (``RingFlags/outlinedApart``).
+    @inlinable public func hasOutlinePieces(feature f: Int) -> Bool {
+        rings(ofFeature: f).contains { ringFlags[$0] & RingFlags.outlinedApart != 0 }
+    }
 }
 
 /// 2^z for a whole, non-negative z (the level zooms).

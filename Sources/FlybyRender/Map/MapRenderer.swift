@@ -316,6 +316,8 @@ public struct MapRenderer {
             for r in level.rings(ofFeature: f) {
                 let flags = level.ringFlags[r]
                 if flags & RingFlags.points != 0 { continue }
+                // Cut polygons (tiles) draw their outline from its own pieces, without the cut.
+                if flags & (asLines ? RingFlags.outlinedApart : RingFlags.outline) != 0 { continue }
                 let isPolygon = flags & RingFlags.polygon != 0
                 if polygonsOnly && !isPolygon { continue }
                 let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
@@ -400,6 +402,10 @@ public struct MapRenderer {
                 if path.isEmpty { continue }
                 painter.fill(path, color: color, rule: .nonZero, into: view)
                 if outlineSet && outline.alpha != 0 {
+                    if level.hasOutlinePieces(feature: f) {
+                        path.removeAll()
+                        appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: false, asLines: true)
+                    }
                     Hairline.stroke(path, width: 1, color: outline, clip: painter.rowRect, into: view)
                 }
             }

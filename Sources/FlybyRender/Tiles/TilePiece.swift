@@ -62,14 +62,21 @@ struct TilePiece: Sendable {
                 for j in 0..<g.polygonCount {
                     var exterior = true
                     for i in Int(g.polygonStarts[j])..<Int(g.polygonStarts[j + 1]) {
-                        let ring = clipper.clipRing(g.part(i))
+                        let (ring, cut) = clipper.clipRing(g.part(i))
                         if ring.count < 3 {
                             if exterior { break }   // nothing of this polygon is in the tile
                             continue
                         }
                         for p in ring { xy.append(ox + p.x * scale); xy.append(oy + p.y * scale) }
-                        closeRing(RingFlags.polygon | (exterior ? RingFlags.exterior : 0))
+                        closeRing(RingFlags.polygon | (exterior ? RingFlags.exterior : 0) | (cut ? RingFlags.outlinedApart : 0))
                         exterior = false
+                        if cut {
+                            // The outline without the edges that run along the tile's sides.
+                            SquareClipper.outlineRuns(ring, size: extent) { run in
+                                for p in run { xy.append(ox + p.x * scale); xy.append(oy + p.y * scale) }
+                                closeRing(RingFlags.outline)
+                            }
+                        }
                     }
                 }
             case .unknown:
@@ -144,9 +151,10 @@ struct SquareClipper {
     }
 
     /// A ring clipped to the square (Sutherland and Hodgman, "Reentrant polygon clipping", CACM
-    /// 17(1), 1974), open (first vertex not repeated). Concave rings may come back with edges along
-    /// the square's sides that enclose no area; the non-zero fill draws nothing there.
-    mutating func clipRing(_ ring: ArraySlice<TilePoint>) -> [(x: Double, y: Double)] {
+    /// 17(1), 1974), open (first vertex not repeated), and whether anything was cut off. Concave
+    /// rings may come back with edges along the square's sides that enclose no area; the non-zero
+    /// fill draws nothing there.
+    mutating func clipRing(_ ring: ArraySlice<TilePoint>) -> (ring: [(x: Double, y: Double)], cut: Bool) {
         a.removeAll(keepingCapacity: true)
         var inside = true
         for p in ring {
@@ -154,10 +162,10 @@ struct SquareClipper {
             if x < 0 || y < 0 || x > size || y > size { inside = false }
             a.append((x, y))
         }
-        if inside { return a }
+        if inside { return (a, false) }
         for edge in 0..<4 {
             b.removeAll(keepingCapacity: true)
-            guard var s = a.last else { return [] }
+            guard var s = a.last else { return ([], true) }
             for e in a {
                 let eIn = Self.inside(e, edge, size), sIn = Self.inside(s, edge, size)
                 if eIn {
@@ -170,7 +178,33 @@ struct SquareClipper {
             }
             swap(&a, &b)
         }
-        return a
+        return (a, true)
+    }
+
+    /// The runs of a clipped ring's edges that do not lie along a side of the square, each as an
+    /// open polyline (at least 2 points), in ring order.
+    static func outlineRuns(_ ring: [(x: Double, y: Double)], size: Double, _ body: ([(x: Double, y: Double)]) -> Void) {
+        let n = ring.count
+        func onSide(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double)) -> Bool {
+            (p.x == 0 && q.x == 0) || (p.x == size && q.x == size) || (p.y == 0 && q.y == 0) || (p.y == size && q.y == size)
+        }
+        // Start after an edge on a side, so that no run wraps around the ring's start.
+        guard let first = (0..<n).first(where: { onSide(ring[$0], ring[($0 + 1) % n]) }) else {
+            body(ring + [ring[0]])
+            return
+        }
+        var run: [(x: Double, y: Double)] = []
+        for k in 1...n {
+            let i = (first + k) % n, j = (i + 1) % n
+            if onSide(ring[i], ring[j]) {
+                if run.count >= 2 { body(run) }
+                run.removeAll(keepingCapacity: true)
+            } else {
+                if run.isEmpty { run.append(ring[i]) }
+                run.append(ring[j])
+            }
+        }
+        if run.count >= 2 { body(run) }
     }
 
     private static func inside(_ p: (x: Double, y: Double), _ edge: Int, _ size: Double) -> Bool {

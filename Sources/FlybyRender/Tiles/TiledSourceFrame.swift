@@ -6,7 +6,7 @@ import FlybyData
 /// For every (tiled source, source layer) that a style layer draws, the frame's tiles
 /// (``TileCover``, world copies folded onto the primary world: the renderer draws the copies) are
 /// joined into one ``LoadedSource``. Pieces of one feature in several tiles (the same feature id,
-/// or the same `promoteId` value) become one feature again, so a polygon cut by tile edges is
+/// or without one the same `promoteId` value; never two features of one tile) become one feature again, so a polygon cut by tile edges is
 /// filled as one path (no seam: ``TilePiece``), a line is stroked as one, and a label is placed
 /// once. Features without an id stay one per tile.
 ///
@@ -94,16 +94,18 @@ struct TiledSourceFrame {
     /// One source from the pieces of several tiles, pieces of the same feature joined (in the
     /// order they first appear; properties of the first piece).
     static func join(_ pieces: [TilePiece], promoteId: String?) -> ProjectedSource {
-        // Group the pieces' features by id.
+        // Group the pieces' features by id: the tile's feature id, else the promoted property.
+        // Two features of one tile are always two features (a tile holds each feature once), so
+        // a group takes at most one piece per tile.
         var groups: [[(piece: Int, feature: Int)]] = []
         var groupOf: [PropertyValue: Int] = [:]
         for (p, piece) in pieces.enumerated() {
             for f in 0..<piece.features.count {
                 let feature = piece.features[f]
-                var key: PropertyValue?
-                if let promoteId, let v = feature.properties[promoteId], !v.isNull { key = v } else { key = feature.id }
+                var key = feature.id
+                if key == nil, let promoteId, let v = feature.properties[promoteId], !v.isNull { key = v }
                 if let key {
-                    if let g = groupOf[key] { groups[g].append((p, f)); continue }
+                    if let g = groupOf[key], groups[g][groups[g].count - 1].piece != p { groups[g].append((p, f)); continue }
                     groupOf[key] = groups.count
                 }
                 groups.append([(p, f)])

@@ -44,8 +44,23 @@ import Testing
                  "paint": {"line-color": "#0000ff", "line-opacity": 0.5, "line-width": 12}, "layout": {"line-cap": "round"}}]}
     """
 
-    static func loaded(_ tiles: [TileID: VectorTile], cacheBudget: Int = 256 << 20) throws -> LoadedStyle {
-        let style = try Style.parse(Array(styleJSON.utf8), file: "tiles.json")
+    /// The polygons' outlines as a line layer (borders drawn from country polygons, say).
+    static let outlineJSON = """
+    {"version": 8, "sources": {"t": {"type": "vector", "url": "pmtiles://memory.pmtiles"}},
+     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                {"id": "outline", "type": "line", "source": "t", "source-layer": "shapes", "paint": {"line-color": "#000000", "line-width": 2}}]}
+    """
+
+    /// A fill with an outline colour (the 1 px outline).
+    static let fillOutlineJSON = """
+    {"version": 8, "sources": {"t": {"type": "vector", "url": "pmtiles://memory.pmtiles"}},
+     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                {"id": "fill", "type": "fill", "source": "t", "source-layer": "shapes",
+                 "paint": {"fill-color": "#ff0000", "fill-opacity": 0.5, "fill-outline-color": "#00ff00"}}]}
+    """
+
+    static func loaded(_ tiles: [TileID: VectorTile], cacheBudget: Int = 256 << 20, json: String = styleJSON) throws -> LoadedStyle {
+        let style = try Style.parse(Array(json.utf8), file: "tiles.json")
         let set = VectorTileSet(sourceID: "t", tiles: tiles, minZoom: 0, maxZoom: 2, cacheBudget: cacheBudget)
         return LoadedStyle(style: style, sources: [LoadedSource(id: "t", data: ProjectedSource(FeatureCollection(features: [], name: "t")),
                                                                 promoteId: nil, generateId: false)],
@@ -101,6 +116,21 @@ import Testing
         let seam = frame.pixel(x: 127, y: y), west = frame.pixel(x: 120, y: y), east = frame.pixel(x: 135, y: y)
         #expect(seam == west && seam == east, "\(String(seam, radix: 16)) \(String(west, radix: 16)) \(String(east, radix: 16))")
         #expect(frame.color(x: 127, y: y).blue > 100)
+    }
+
+    @Test func theCutAlongATileEdgeIsNotPartOfAPolygonsOutline() throws {
+        let t = MapTransform(size: ScreenSize(width: 256, height: 256), state: Self.camera)
+        let bottom = try #require(t.point(for: LocationCoordinate2D(latitude: WebMercator.latitude(unitY: (1 + 3000.0 / 4096) / 4),
+                                                                      longitude: 0)))
+        for sameIDs in [true, false] {
+            let frame = try Self.render(try Self.loaded(Self.twoTiles(sameIDs: sameIDs), json: Self.outlineJSON))
+            // Inside the square nothing is drawn at the tile edge…
+            #expect((126...129).allSatisfy { frame.pixel(x: $0, y: 110) == Color.white.premultipliedARGB }, "sameIDs \(sameIDs)")
+            // …while the square's real edges are outlined: its bottom edge (tile row 3000) is dark.
+            #expect(frame.color(x: 100, y: Int(bottom.y)).red < 200)
+        }
+        let filled = try Self.render(try Self.loaded(Self.twoTiles(sameIDs: true), json: Self.fillOutlineJSON))
+        #expect(Set(Self.row(filled, 110)).count == 1)
     }
 
     @Test func theBufferIsNotDrawnTwice() throws {
