@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyTiles", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
-                    swiftSettings: swiftSettings),
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),

@@ -11,31 +11,28 @@ import Darwin
 ///
 /// ``dependsOnZoom`` and ``dependsOnFeature`` say which inputs matter, so a caller evaluates a
 /// constant never, a zoom-only expression once per frame, and only a feature expression per
-/// feature. Semantics follow the Mapbox Style Specification's expression reference.
+/// feature. Semantics follow the MapLibre Style Specification's expression reference
+/// (https://maplibre.org/maplibre-style-spec/expressions/).
 public struct StyleExpression: Sendable {
     let root: ExprNode
+    /// The static type the compiler proved.
+    let exprType: ExprType
     /// The result type the compiler proved (`value` when only known at run time).
-    public let type: StyleType
+    public var type: StyleType { exprType.styleType }
     /// True when the value may change with the zoom (`zoom` appears).
     public let dependsOnZoom: Bool
-    /// True when the value may change from feature to feature (`get`, `has`, `feature-state`).
+    /// True when the value may change from feature to feature (`get`, `has`, `properties`, `id`,
+    /// `geometry-type`, `feature-state`, `within`, `distance`).
     public let dependsOnFeature: Bool
     /// True when `feature-state` appears (the value may change without the data changing).
     public let dependsOnFeatureState: Bool
 
-    init(_ root: ExprNode, type: StyleType) {
+    init(_ root: ExprNode, type: ExprType) {
         self.root = root
-        self.type = type
-        var z = false, f = false, s = false
-        root.visit { n in
-            switch n {
-            case .zoom: z = true
-            case .get, .has: f = true
-            case .featureState: f = true; s = true
-            default: break
-            }
-        }
-        dependsOnZoom = z; dependsOnFeature = f; dependsOnFeatureState = s
+        self.exprType = type
+        let d = root.dependencies
+        dependsOnZoom = d.contains(.zoom); dependsOnFeature = d.contains(.feature) || d.contains(.state)
+        dependsOnFeatureState = d.contains(.state)
     }
 
     /// The constant value when the expression depends on neither zoom nor feature.
@@ -44,207 +41,174 @@ public struct StyleExpression: Sendable {
         return nil
     }
 
+    /// The MapLibre name of the static type (`number`, `array<number, 2>`, `formatted`).
+    public var typeName: String { exprType.description }
+
     /// Evaluates at `zoom` for `feature`. Returns nil on an evaluation error (a runtime type
     /// mismatch, a string that is not a number); property evaluation then falls back to the
-    /// property's default and a filter evaluates to false, as in the Mapbox specification.
+    /// property's default and a filter evaluates to false, as in the style specification.
     public func evaluate(zoom: Double, feature: FeatureContext = .empty) -> StyleValue? {
-        root.evaluate(zoom: zoom, feature: feature)
+        root.evaluate(ExprEnv(zoom: zoom, feature: feature, globals: .none))
     }
+
+    /// Evaluates with the style's global state, available images and per-draw inputs.
+    public func evaluate(zoom: Double, feature: FeatureContext, globals: ExpressionGlobals) -> StyleValue? {
+        root.evaluate(ExprEnv(zoom: zoom, feature: feature, globals: globals))
+    }
+}
+
+/// What one evaluation reads.
+struct ExprEnv {
+    let zoom: Double
+    let feature: FeatureContext
+    let globals: ExpressionGlobals
 }
 
 /// Comparison operators.
 enum CompareOp: Sendable { case eq, ne, lt, le, gt, ge }
 
-/// Keys of a `match` table.
+/// Keys of a `match` table (labels are strings or integers).
 enum MatchKey: Hashable, Sendable {
     case string(String)
     case number(Double)
 }
 
-/// Runtime coercions the compiler inserts where a `value` must become a property's type.
-enum Coercion: Sendable { case number, string, boolean, color, array }
+/// Colour spaces of `interpolate`, `interpolate-hcl`, `interpolate-lab`.
+enum ColorSpace: Sendable { case rgb, hcl, lab }
+
+/// The curve of an `interpolate`.
+enum InterpolationCurve: Sendable {
+    case linear
+    case exponential(Double)
+    case cubicBezier(UnitBezier)
+}
+
+/// Operators evaluated from a plain argument list.
+enum ExprOp: Sendable, Equatable {
+    // maths
+    case add, subtract, multiply, divide, remainder, power, min, max
+    case abs, acos, asin, atan, ceil, cos, floor, ln, log10, log2, round, sin, sqrt, tan
+    // strings
+    case concat, downcase, upcase, isSupportedScript, resolvedLocale, split, join
+    // lookup
+    case at, inArray, indexOf, slice, length, getKey, getFrom, hasKey, hasFrom
+    // feature and globals
+    case geometryType, id, properties, lineProgress, accumulated, heatmapDensity, elevation, globalState(String)
+    // types and colours
+    case typeOf, rgb, rgba, toRgba, image, numberFormat, collator, error
+    // legacy filters: ordering that is false (not an error) on mismatched types, strict `in`, `has $id`
+    case legacyOrder(CompareOp), legacyIn, legacyHasID
+}
+
+/// What an expression reads.
+struct Dependencies: OptionSet {
+    let rawValue: UInt8
+    static let zoom = Dependencies(rawValue: 1)
+    static let feature = Dependencies(rawValue: 2)
+    static let state = Dependencies(rawValue: 4)
+    /// heatmap-density, line-progress, accumulated, elevation, is-supported-script.
+    static let drawInputs = Dependencies(rawValue: 8)
+    /// global-state, collator, error, image: never folded.
+    static let unfoldable = Dependencies(rawValue: 16)
+}
+
+/// A `format` section.
+struct FormatSectionNode: Sendable {
+    var content: ExprNode
+    var scale: ExprNode?
+    var font: ExprNode?
+    var textColor: ExprNode?
+    var verticalAlign: ExprNode?
+}
 
 /// Expression tree nodes.
 indirect enum ExprNode: Sendable {
     case constant(StyleValue)
+    case zoom
+    /// `["get", "key"]` with a literal key (the common case, no argument node).
     case get(String)
     case has(String)
-    case featureState(String)
-    case zoom
-    case compare(CompareOp, ExprNode, ExprNode)
+    case featureState(ExprNode)
+    /// A `let` variable: evaluates its bound expression (kept as a node so the zoom-curve rule
+    /// sees `var`, not what it is bound to).
+    case variable(ExprNode)
+    case call(ExprOp, [ExprNode])
+    /// `dynamicTypes`: an argument is `value`, so the operand types are checked at run time.
+    case compare(CompareOp, ExprNode, ExprNode, collator: ExprNode?, dynamicTypes: Bool)
     case all([ExprNode])
     case any([ExprNode])
     case not(ExprNode)
     case caseOf([(ExprNode, ExprNode)], fallback: ExprNode)
-    case match(ExprNode, table: [MatchKey: Int], outputs: [ExprNode], fallback: ExprNode)
+    case match(ExprNode, labelType: ExprType, table: [MatchKey: Int], outputs: [ExprNode], fallback: ExprNode)
     case coalesce([ExprNode])
     case step(ExprNode, first: ExprNode, stops: [Double], outputs: [ExprNode])
-    /// `base` 1 is linear.
-    case interpolate(ExprNode, base: Double, stops: [Double], outputs: [ExprNode])
-    case toString(ExprNode)
-    case toNumber([ExprNode])
-    case concat([ExprNode])
-    case coerce(Coercion, ExprNode)
+    case interpolate(ExprNode, InterpolationCurve, ColorSpace, stops: [Double], outputs: [ExprNode])
+    /// A type assertion (`number`, `string`, `array`, …): the first argument of the type wins.
+    case assert(ExprType, [ExprNode])
+    /// A conversion (`to-number`, `to-color`, `to-boolean`, `to-string`, and the implicit ones).
+    case coerce(ExprType, [ExprNode])
+    case format([FormatSectionNode])
+    case within(GeoShape)
+    case distance(GeoShape)
 
-    func visit(_ body: (ExprNode) -> Void) {
-        body(self)
+    /// Direct children.
+    var children: [ExprNode] {
         switch self {
-        case .constant, .get, .has, .featureState, .zoom: break
-        case .compare(_, let a, let b): a.visit(body); b.visit(body)
-        case .all(let xs), .any(let xs), .coalesce(let xs), .toNumber(let xs), .concat(let xs): for x in xs { x.visit(body) }
-        case .not(let x), .toString(let x), .coerce(_, let x): x.visit(body)
-        case .caseOf(let branches, let fallback):
-            for (c, o) in branches { c.visit(body); o.visit(body) }
-            fallback.visit(body)
-        case .match(let input, _, let outputs, let fallback):
-            input.visit(body); for o in outputs { o.visit(body) }; fallback.visit(body)
-        case .step(let input, let first, _, let outputs):
-            input.visit(body); first.visit(body); for o in outputs { o.visit(body) }
-        case .interpolate(let input, _, _, let outputs):
-            input.visit(body); for o in outputs { o.visit(body) }
+        case .constant, .zoom, .get, .has, .within, .distance: return []
+        case .featureState(let x), .variable(let x), .not(let x): return [x]
+        case .call(_, let xs), .all(let xs), .any(let xs), .coalesce(let xs), .assert(_, let xs), .coerce(_, let xs): return xs
+        case .compare(_, let a, let b, let c, _): return [a, b] + (c.map { [$0] } ?? [])
+        case .caseOf(let bs, let f): return bs.flatMap { [$0.0, $0.1] } + [f]
+        case .match(let i, _, _, let os, let f): return [i] + os + [f]
+        case .step(let i, let f, _, let os): return [i, f] + os
+        case .interpolate(let i, _, _, _, let os): return [i] + os
+        case .format(let ss): return ss.flatMap { s in [s.content] + [s.scale, s.font, s.textColor, s.verticalAlign].compactMap { $0 } }
         }
     }
 
-    func evaluate(zoom: Double, feature: FeatureContext) -> StyleValue? {
+    /// The same node with every child replaced by `f(child)`.
+    func mapChildren(_ f: (ExprNode) -> ExprNode) -> ExprNode {
         switch self {
-        case .constant(let v): return v
-        case .zoom: return .number(zoom)
-        case .get(let key): return feature.properties[key].map(StyleValue.init) ?? .null
-        case .has(let key): return .bool(feature.properties[key] != nil)
-        case .featureState(let key): return feature.state[key].map(StyleValue.init) ?? .null
-        case .compare(let op, let a, let b):
-            guard let x = a.evaluate(zoom: zoom, feature: feature), let y = b.evaluate(zoom: zoom, feature: feature) else { return nil }
-            return ExprNode.compare(op, x, y).map(StyleValue.bool)
-        case .all(let xs):
-            for x in xs {
-                guard case .bool(let b)? = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-                if !b { return .bool(false) }
-            }
-            return .bool(true)
-        case .any(let xs):
-            for x in xs {
-                guard case .bool(let b)? = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-                if b { return .bool(true) }
-            }
-            return .bool(false)
-        case .not(let x):
-            guard case .bool(let b)? = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-            return .bool(!b)
-        case .caseOf(let branches, let fallback):
-            for (c, o) in branches {
-                guard case .bool(let b)? = c.evaluate(zoom: zoom, feature: feature) else { return nil }
-                if b { return o.evaluate(zoom: zoom, feature: feature) }
-            }
-            return fallback.evaluate(zoom: zoom, feature: feature)
-        case .match(let input, let table, let outputs, let fallback):
-            guard let v = input.evaluate(zoom: zoom, feature: feature) else { return nil }
-            let key: MatchKey?
-            switch v {
-            case .string(let s): key = .string(s)
-            case .number(let d): key = .number(d)
-            default: key = nil
-            }
-            if let key, let k = table[key] { return outputs[k].evaluate(zoom: zoom, feature: feature) }
-            return fallback.evaluate(zoom: zoom, feature: feature)
-        case .coalesce(let xs):
-            for x in xs {
-                if let v = x.evaluate(zoom: zoom, feature: feature), v != .null { return v }
-            }
-            return .null
-        case .step(let input, let first, let stops, let outputs):
-            guard case .number(let x)? = input.evaluate(zoom: zoom, feature: feature) else { return nil }
-            // The last stop ≤ x (stops are strictly ascending; binary search).
-            var lo = 0, hi = stops.count
-            while lo < hi { let mid = (lo + hi) / 2; if stops[mid] <= x { lo = mid + 1 } else { hi = mid } }
-            return lo == 0 ? first.evaluate(zoom: zoom, feature: feature) : outputs[lo - 1].evaluate(zoom: zoom, feature: feature)
-        case .interpolate(let input, let base, let stops, let outputs):
-            guard case .number(let x)? = input.evaluate(zoom: zoom, feature: feature) else { return nil }
-            if x <= stops[0] { return outputs[0].evaluate(zoom: zoom, feature: feature) }
-            let n = stops.count
-            if x >= stops[n - 1] { return outputs[n - 1].evaluate(zoom: zoom, feature: feature) }
-            var lo = 0, hi = n
-            while lo < hi { let mid = (lo + hi) / 2; if stops[mid] <= x { lo = mid + 1 } else { hi = mid } }
-            let i = lo - 1
-            let t = ExprNode.interpolationFactor(x, stops[i], stops[i + 1], base: base)
-            guard let a = outputs[i].evaluate(zoom: zoom, feature: feature),
-                  let b = outputs[i + 1].evaluate(zoom: zoom, feature: feature) else { return nil }
-            return ExprNode.interpolate(a, b, t)
-        case .toString(let x):
-            guard let v = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-            return .string(v.description)
-        case .toNumber(let xs):
-            for x in xs {
-                guard let v = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-                switch v {
-                case .null: return .number(0)
-                case .bool(let b): return .number(b ? 1 : 0)
-                case .number: return v
-                case .string(let s):
-                    if let d = Double(s.trimmingSpaces()), d.isFinite { return .number(d) }
-                default: break
-                }
-            }
-            return nil
-        case .concat(let xs):
-            var s = ""
-            for x in xs {
-                guard let v = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-                s += v.description
-            }
-            return .string(s)
-        case .coerce(let c, let x):
-            guard let v = x.evaluate(zoom: zoom, feature: feature) else { return nil }
-            switch (c, v) {
-            case (.number, .number), (.string, .string), (.boolean, .bool), (.color, .color), (.array, .array): return v
-            case (.color, .string(let s)): return StyleColor(css: s).map(StyleValue.color)
-            default: return nil
-            }
+        case .constant, .zoom, .get, .has, .within, .distance: return self
+        case .featureState(let x): return .featureState(f(x))
+        case .variable(let x): return .variable(f(x))
+        case .not(let x): return .not(f(x))
+        case .call(let op, let xs): return .call(op, xs.map(f))
+        case .all(let xs): return .all(xs.map(f))
+        case .any(let xs): return .any(xs.map(f))
+        case .coalesce(let xs): return .coalesce(xs.map(f))
+        case .assert(let t, let xs): return .assert(t, xs.map(f))
+        case .coerce(let t, let xs): return .coerce(t, xs.map(f))
+        case .compare(let op, let a, let b, let c, let d): return .compare(op, f(a), f(b), collator: c.map(f), dynamicTypes: d)
+        case .caseOf(let bs, let fb): return .caseOf(bs.map { (f($0.0), f($0.1)) }, fallback: f(fb))
+        case .match(let i, let lt, let t, let os, let fb): return .match(f(i), labelType: lt, table: t, outputs: os.map(f), fallback: f(fb))
+        case .step(let i, let first, let s, let os): return .step(f(i), first: f(first), stops: s, outputs: os.map(f))
+        case .interpolate(let i, let c, let sp, let s, let os): return .interpolate(f(i), c, sp, stops: s, outputs: os.map(f))
+        case .format(let ss):
+            return .format(ss.map { FormatSectionNode(content: f($0.content), scale: $0.scale.map(f), font: $0.font.map(f),
+                                                      textColor: $0.textColor.map(f), verticalAlign: $0.verticalAlign.map(f)) })
         }
     }
 
-    static func compare(_ op: CompareOp, _ x: StyleValue, _ y: StyleValue) -> Bool? {
-        switch op {
-        case .eq: return x == y
-        case .ne: return x != y
-        default:
-            let order: Int
-            switch (x, y) {
-            case (.number(let a), .number(let b)): order = a < b ? -1 : (a > b ? 1 : 0)
-            case (.string(let a), .string(let b)): order = a < b ? -1 : (a > b ? 1 : 0)
-            default: return nil  // ordering different types is an evaluation error
-            }
+    /// What this node and its children read (the specification's isFeatureConstant,
+    /// isZoomConstant and isStateConstant, inverted).
+    var dependencies: Dependencies {
+        var d: Dependencies = []
+        switch self {
+        case .zoom: d = .zoom
+        case .get, .has, .within, .distance: d = .feature
+        case .featureState: d = .state
+        case .call(let op, let args):
             switch op {
-            case .lt: return order < 0
-            case .le: return order <= 0
-            case .gt: return order > 0
-            default: return order >= 0
+            case .getKey, .hasKey: if args.count == 1 { d = .feature }
+            case .geometryType, .id, .properties, .legacyHasID: d = .feature
+            case .lineProgress, .accumulated, .heatmapDensity, .elevation, .isSupportedScript: d = .drawInputs
+            case .globalState, .collator, .error, .image: d = .unfoldable
+            default: break
             }
+        default: break
         }
-    }
-
-    /// The interpolation factor of `x` between stops `a` and `b`: linear for base 1, else
-    /// (base^(x−a) − 1) / (base^(b−a) − 1), the style specification's exponential curve.
-    static func interpolationFactor(_ x: Double, _ a: Double, _ b: Double, base: Double) -> Double {
-        let d = b - a
-        guard d > 0 else { return 0 }
-        let p = x - a
-        if base == 1 { return p / d }
-        return (pow(base, p) - 1) / (pow(base, d) - 1)
-    }
-
-    /// Interpolates numbers, colours (premultiplied RGB) and arrays of numbers.
-    static func interpolate(_ a: StyleValue, _ b: StyleValue, _ t: Double) -> StyleValue? {
-        switch (a, b) {
-        case (.number(let x), .number(let y)): return .number(x + (y - x) * t)
-        case (.color(let x), .color(let y)): return .color(StyleColor.interpolate(x, y, t))
-        case (.array(let xs), .array(let ys)) where xs.count == ys.count:
-            var out: [StyleValue] = []
-            for (x, y) in zip(xs, ys) {
-                guard let v = interpolate(x, y, t) else { return nil }
-                out.append(v)
-            }
-            return .array(out)
-        default: return nil
-        }
+        for c in children { d.formUnion(c.dependencies) }
+        return d
     }
 }

@@ -62,39 +62,21 @@ extension Style {
 extension StyleExpression {
     /// The same expression with every colour constant passed through `transform`.
     func mappingColors(_ transform: (StyleColor) -> StyleColor) -> StyleExpression {
-        StyleExpression(root.mappingColors(transform), type: type)
+        StyleExpression(root.mappingColors(transform), type: exprType)
     }
 }
 
 extension ExprNode {
     func mappingColors(_ f: (StyleColor) -> StyleColor) -> ExprNode {
-        func m(_ n: ExprNode) -> ExprNode { n.mappingColors(f) }
-        switch self {
-        case .constant(let v): return .constant(ExprNode.mappingColors(v, f))
-        case .get, .has, .featureState, .zoom: return self
-        case .compare(let op, let a, let b): return .compare(op, m(a), m(b))
-        case .all(let xs): return .all(xs.map(m))
-        case .any(let xs): return .any(xs.map(m))
-        case .not(let x): return .not(m(x))
-        case .caseOf(let branches, let fallback): return .caseOf(branches.map { (m($0.0), m($0.1)) }, fallback: m(fallback))
-        case .match(let input, let table, let outputs, let fallback):
-            return .match(m(input), table: table, outputs: outputs.map(m), fallback: m(fallback))
-        case .coalesce(let xs): return .coalesce(xs.map(m))
-        case .step(let input, let first, let stops, let outputs):
-            return .step(m(input), first: m(first), stops: stops, outputs: outputs.map(m))
-        case .interpolate(let input, let base, let stops, let outputs):
-            return .interpolate(m(input), base: base, stops: stops, outputs: outputs.map(m))
-        case .toString(let x): return .toString(m(x))
-        case .toNumber(let xs): return .toNumber(xs.map(m))
-        case .concat(let xs): return .concat(xs.map(m))
-        case .coerce(let c, let x): return .coerce(c, m(x))
-        }
+        if case .constant(let v) = self { return .constant(ExprNode.mappingColors(v, f)) }
+        return mapChildren { $0.mappingColors(f) }
     }
 
     static func mappingColors(_ v: StyleValue, _ f: (StyleColor) -> StyleColor) -> StyleValue {
         switch v {
         case .color(let c): return .color(f(c))
         case .array(let a): return .array(a.map { mappingColors($0, f) })
+        case .colorArray(let a): return .colorArray(a.map(f))
         default: return v
         }
     }
