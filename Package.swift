@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FlybyCore", swiftSettings: engineSettings),
         .target(name: "FlybyData", dependencies: ["FlybyCore"],
                 resources: [.copy("Resources")], swiftSettings: swiftSettings),
-        .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData", "FlybyTiles"], swiftSettings: swiftSettings),
+        .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData", "FlybyTiles", "FlybyMedia"], swiftSettings: swiftSettings),
         .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Tile archives (PMTiles, MBTiles, folders) and the Mapbox Vector Tile decoder (issue 16).
         .target(name: "FlybyTiles", dependencies: ["FlybyCore", "FlybyData", "CZlib", "CSQLite", "CBrotli", "CZstd"],

@@ -19,6 +19,18 @@ public enum BuiltinData {
         return nil
     }
 
+    /// The absolute path of a built-in folder (a folder of tiles), or nil when there is none.
+    public static func directoryPath(_ name: String) -> String? {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+        let bases = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0 }
+        for base in bases {
+            let url = base.appendingPathComponent("Resources").appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return url.path }
+        }
+        return nil
+    }
+
     /// The bytes of a built-in resource.
     /// - Throws: ``InputError`` when there is no such resource.
     public static func bytes(_ name: String) throws(InputError) -> [UInt8] {

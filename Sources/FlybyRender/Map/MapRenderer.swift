@@ -59,6 +59,29 @@ public struct MapRenderer {
     public static let defaultAttribution =
         "© OpenStreetMap contributors · TrafficSense / Aalto University (CC BY 4.0) · Natural Earth"
 
+    /// The credit line of a style: the built-in data's credits, then each source's own
+    /// `attribution` and each tile archive's (its metadata), HTML tags removed, each credit once.
+    public static func attribution(for style: LoadedStyle) -> String {
+        var credits = [defaultAttribution]
+        var seen: Set<String> = []
+        func add(_ text: String?) {
+            guard let text else { return }
+            var plain = "", inTag = false
+            for ch in text {
+                if ch == "<" { inTag = true } else if ch == ">" { inTag = false } else if !inTag { plain.append(ch) }
+            }
+            let credit = plain.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !credit.isEmpty, !seen.contains(credit), !defaultAttribution.contains(credit) else { return }
+            seen.insert(credit)
+            credits.append(credit)
+        }
+        for (k, source) in style.style.sources.enumerated() {
+            add(source.attribution)
+            add(style.tileSets[k]?.attribution)
+        }
+        return credits.joined(separator: " · ")
+    }
+
     var painter: Painter
     var path = Path()
     var strokePath = Path()
@@ -108,6 +131,8 @@ public struct MapRenderer {
         memos = Array(repeating: LayerMemo(), count: style.style.layers.count)
         memoTileGenerations = Array(repeating: 0, count: style.style.layers.count)
         tiles = TiledSourceFrame(style: style)
+        images = style.sprite?.images ?? [:]
+        attribution = MapRenderer.attribution(for: style)
         text = try TextRenderer()
     }
 
@@ -370,15 +395,23 @@ public struct MapRenderer {
         let colorDep = layer.isFeatureDependent(.fillColor) || layer.isFeatureDependent(.fillOpacity)
         let outlineSet = layer.expression(.fillOutlineColor) != nil && layer.bool(.fillAntialias, zoom: z)
         let outlineDep = outlineSet && layer.isFeatureDependent(.fillOutlineColor)
-        let constColor = pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
+        // `fill-pattern` is drawn as the pattern image's average colour for now (a pattern of a
+        // few pixels seen as a tone); a missing image falls back to `fill-color`.
+        let pattern = layer.expression(.fillPattern) != nil ? images[layer.string(.fillPattern, zoom: z)] : nil
+        let constColor = pattern.map { averaged in
+            let c = averaged.averageColor
+            return Color(red: c.red, green: c.green, blue: c.blue, alpha: UInt8((Double(c.alpha) * min(1, max(0, layer.number(.fillOpacity, zoom: z)))).rounded()))
+        } ?? pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
         let constOutline = outlineSet ? pixelColor(layer.color(.fillOutlineColor, zoom: z), layer.number(.fillOpacity, zoom: z)) : .transparent
         if colorDep || outlineDep {
             let reads = layer.inputs(of: [.fillColor, .fillOpacity, .fillOutlineColor])
             memos[index].fillPaint.prepare(count: source.data.features.count, zoom: z, readsZoom: reads.zoom,
                                            generation: stateGeneration, readsState: reads.featureState)
         }
+        let translation = screenTranslation(layer, .fillTranslate, .fillTranslateAnchor, g)
         for copy in g.firstCopy...g.lastCopy {
-            let h = g.unitHomography(copy: copy)
+            var h = g.unitHomography(copy: copy)
+            h.originX += translation.x; h.originY += translation.y
             collectFeatures(index, layer, source, g, copy: copy, sortKey: .fillSortKey)
             var k = 0
             while k < order.count {
@@ -410,6 +443,19 @@ public struct MapRenderer {
                 }
             }
         }
+    }
+
+    /// A `*-translate` property as a screen offset in pixels: as given for the `viewport` anchor,
+    /// turned with the map (by −bearing) for the `map` anchor (Style Specification, e.g.
+    /// `fill-translate-anchor`).
+    func screenTranslation(_ layer: StyleLayer, _ translate: StyleProperty, _ anchor: StyleProperty, _ g: FrameGeometry)
+        -> (x: Double, y: Double) {
+        let t = layer.numbers(translate, zoom: g.zoom) ?? []
+        guard t.count == 2, t[0] != 0 || t[1] != 0 else { return (0, 0) }
+        if layer.string(anchor, zoom: g.zoom) == "viewport" { return (t[0], t[1]) }
+        let b = -g.transform.state.bearing * Double.pi / 180
+        let c = mapCos(b), s = mapSin(b)
+        return (t[0] * c - t[1] * s, t[0] * s + t[1] * c)
     }
 
     /// The width factor of a line feature in a pitched frame: lines lie in the map plane

@@ -153,21 +153,42 @@ extension MapRenderer {
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
             prepareSymbolLayouts(li, layer, source, zoom: z)
+            let bearing = g.transform.state.bearing * Double.pi / 180
+            let textAlign = layer.string(.textRotationAlignment, zoom: z), iconAlign = layer.string(.iconRotationAlignment, zoom: z)
+            // Rotation alignment (Style Specification, `text-rotation-alignment`): `auto` is `map`
+            // along lines and `viewport` at points; `map` at a point turns with the map, and
+            // `viewport` along a line stays level.
+            let frame = SymbolFrame(
+                textFollowsLine: textAlign != "viewport" && textAlign != "viewport-glyph",
+                iconFollowsLine: iconAlign != "viewport",
+                textTurn: !alongLine && textAlign == "map" ? -bearing : 0,
+                iconTurn: !alongLine && iconAlign == "map" ? -bearing : 0,
+                textTranslation: screenTranslation(layer, .textTranslate, .textTranslateAnchor, g),
+                iconTranslation: screenTranslation(layer, .iconTranslate, .iconTranslateAnchor, g))
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
                 collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
                     placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
-                                bold: bold)
+                                bold: bold, frame)
                     k += 1
                 }
             }
         }
     }
 
+    /// What a symbol layer's alignment and translate properties say for this frame.
+    struct SymbolFrame {
+        var textFollowsLine: Bool, iconFollowsLine: Bool
+        /// Extra rotation of point labels and icons aligned to the map, radians.
+        var textTurn: Double, iconTurn: Double
+        var textTranslation: (x: Double, y: Double), iconTranslation: (x: Double, y: Double)
+    }
+
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
-                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool) {
+                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool,
+                                      _ frame: SymbolFrame) {
         // A point label's anchor does not depend on the layout: reject off-screen candidates
         // before looking the layout up.
         var pointAnchor: ScreenPoint?
@@ -187,15 +208,19 @@ extension MapRenderer {
 
         // Anchor on screen, and the rotation of the label.
         var anchor: ScreenPoint
-        var angle = 0.0
+        var angle = frame.textTurn
+        var lineAngle = 0.0
         if let pointAnchor {
             anchor = pointAnchor
         } else {
             guard let a = lineAnchor(level, feature: f, h: h, g, labelWidth: blockW) else { return }
             anchor = a.point
-            angle = a.angle
+            lineAngle = a.angle
+            if frame.textFollowsLine { angle = a.angle }
             guard isOnScreen(anchor, g) else { return }
         }
+        let iconAnchor = ScreenPoint(x: anchor.x + frame.iconTranslation.x, y: anchor.y + frame.iconTranslation.y)
+        anchor.x += frame.textTranslation.x; anchor.y += frame.textTranslation.y
 
         // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
         var (ox, oy) = MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH)
@@ -208,13 +233,14 @@ extension MapRenderer {
             textBox?.featureIndex = f
         }
         var iconBox: SymbolBox?
-        let iconScale = layout.iconScale, iconRotate = layout.iconRotate
-        var iconCenter = anchor
+        let iconScale = layout.iconScale
+        let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? lineAngle : 0)
+        var iconCenter = iconAnchor
         if let icon {
             let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
             var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
             ix += layout.icon.offset.x; iy += layout.icon.offset.y
-            iconCenter = ScreenPoint(x: anchor.x + ix + iw / 2, y: anchor.y + iy + ih / 2)
+            iconCenter = ScreenPoint(x: iconAnchor.x + ix + iw / 2, y: iconAnchor.y + iy + ih / 2)
             let ext = iconRotate == 0 ? (iw / 2, ih / 2) : {
                 let cr = abs(mapCos(iconRotate)), sr = abs(mapSin(iconRotate))
                 return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)

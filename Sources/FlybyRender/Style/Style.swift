@@ -17,13 +17,16 @@ public struct Style: Sendable {
     /// The file the style was read from (or the built-in name).
     public let file: String
     /// The style's default camera (root `center`, `zoom`, `bearing`, `pitch`).
-    public let camera: StyleCamera
+    public internal(set) var camera: StyleCamera
     /// Sources in document order.
     public let sources: [StyleSource]
     /// Layers in drawing order.
     public let layers: [StyleLayer]
     /// The root `sky` (nil when absent).
     public let sky: StyleSky?
+    /// The sprite sheet (`sprite`): the path without extension (`name` for `name.json` +
+    /// `name.png`), resolved against the style file's folder, and where it is in the style.
+    public let sprite: (path: String, location: InputError)?
     /// The preset this style was built with.
     public let preset: String
     /// All preset names: `day` first, then the style's presets in document order.
@@ -44,8 +47,13 @@ public struct Style: Sendable {
         return try Style(doc.cursor, file: file, preset: preset ?? basePreset)
     }
 
+    /// Root keys of the specification that Flyby reads, and the descriptive keys Mapbox Studio
+    /// writes (`id`, `owner`, `created`, `modified`, `draft`, `visibility`: document facts that
+    /// change no pixel), and `transition` (the style's default property transition: Flyby applies
+    /// a runtime style change at once, so it changes no frame either).
     static let rootKeys: Set<String> = ["version", "name", "metadata", "center", "zoom", "bearing", "pitch",
-                                        "sources", "layers", "sky", "glyphs", "sprite"]
+                                        "sources", "layers", "sky", "glyphs", "sprite",
+                                        "id", "owner", "created", "modified", "draft", "visibility", "transition"]
 
     init(_ root: JSONCursor, file: String, preset: String) throws(InputError) {
         self.file = file
@@ -53,6 +61,17 @@ public struct Style: Sendable {
         let version = try root.required("version")
         guard try version.double() == 8 else { throw version.error("unsupported style version \(try version.double()) (expected 8)") }
         name = try root.member("name")?.string() ?? ""
+        if let sc = try root.member("sprite") {
+            guard sc.isString else { throw sc.error("sprite must be one local path (name for name.json and name.png)") }
+            let path = try sc.string()
+            if path.hasPrefix("http://") || path.hasPrefix("https://") || path.hasPrefix("mapbox://") {
+                throw sc.error("'\(path)': Flyby reads no network; give the sprite as a local path")
+            }
+            guard !path.isEmpty else { throw sc.error("empty sprite path") }
+            sprite = (path.hasPrefix("/") ? path : Style.directory(of: file) + path, Style.location(sc))
+        } else {
+            sprite = nil
+        }
 
         var camera = StyleCamera()
         if let c = try root.member("center") {

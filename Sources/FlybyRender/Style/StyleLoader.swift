@@ -73,6 +73,8 @@ public struct LoadedStyle: Sendable {
     public let sources: [LoadedSource]
     /// The tile archive of each `vector` source (nil for the others), same order as ``sources``.
     public let tileSets: [VectorTileSet?]
+    /// The style's sprite sheet, when it names one.
+    public var sprite: SpriteSheet?
 
     /// A parsed style with its loaded sources.
     /// - Precondition: one source per ``Style/sources`` entry, same order and ids, and no tile
@@ -103,12 +105,34 @@ public struct LoadedStyle: Sendable {
 /// file, so presets of one style share their data.
 public struct StyleLoader: Sendable {
     /// The built-in style names.
-    public static let builtinStyles = ["world", "city", "standard"]
+    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "positron"]
+
+    /// Where the built-in OpenMapTiles styles open: their style files keep OpenMapTiles' own root
+    /// camera (the whole world), but the archive they ship with covers central Helsinki, so a
+    /// snapshot or flight without a camera starts over it.
+    static let builtinCameras: [String: StyleCamera] = [
+        "osm-bright": StyleCamera(center: (24.9445, 60.1699), zoom: 14.5),
+        "positron": StyleCamera(center: (24.9445, 60.1699), zoom: 14.5),
+    ]
 
     var cache: [String: ProjectedSource] = [:]
     var tileSets: [String: VectorTileSet] = [:]
     /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
     public var tileCacheBudget = 256 << 20
+    /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`).
+    public var spritePixelRatio = 1
+
+    /// A path named in a style, as a file path: paths under a built-in style
+    /// (`builtin:styles/../tiles/x.pmtiles`) become the resource's real path.
+    static func localPath(_ path: String) -> String {
+        guard path.hasPrefix("builtin:") else { return path }
+        var parts: [Substring] = []
+        for part in path.dropFirst("builtin:".count).split(separator: "/") {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." { parts.append(part) }
+        }
+        let name = parts.joined(separator: "/")
+        return BuiltinData.path(name) ?? BuiltinData.directoryPath(name) ?? path
+    }
 
     public init() {}
 
@@ -133,7 +157,10 @@ public struct StyleLoader: Sendable {
     /// Parses a style without loading its data (fast; for the default camera or validation).
     public static func parseStyle(_ spec: String) throws(InputError) -> Style {
         let d = try readDocument(spec)
-        return try Style.parse(d.bytes, file: d.file, preset: d.preset)
+        var style = try Style.parse(d.bytes, file: d.file, preset: d.preset)
+        let base = String(spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        if let camera = builtinCameras[base], !FileInput.isFile(spec) { style.camera = camera }
+        return style
     }
 
     /// The JSON text of a style spec, the name to parse it under (`builtin:styles/NAME.json` or
@@ -163,7 +190,7 @@ public struct StyleLoader: Sendable {
                 let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(String(describing: spec.promoteId))"
                 if let hit = tileSets[key] { set = hit } else {
                     do throws(InputError) {
-                        set = try VectorTileSet(sourceID: s.id, path: spec.path, minZoom: spec.minZoom, maxZoom: spec.maxZoom,
+                        set = try VectorTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), minZoom: spec.minZoom, maxZoom: spec.maxZoom,
                                                 promoteId: spec.promoteId, cacheBudget: tileCacheBudget)
                     } catch {
                         var e = s.dataLocation
@@ -200,6 +227,19 @@ public struct StyleLoader: Sendable {
             loaded.append(LoadedSource(id: s.id, data: data, promoteId: s.promoteId, generateId: s.generateId))
             sets.append(set)
         }
-        return LoadedStyle(style: style, sources: loaded, tileSets: sets)
+        var result = LoadedStyle(style: style, sources: loaded, tileSets: sets)
+        if let sprite = style.sprite {
+            // The sprite is a path prefix: resolve its JSON file, then take the extension off.
+            let json = StyleLoader.localPath(sprite.path + ".json")
+            let path = json.hasSuffix(".json") ? String(json.dropLast(".json".count)) : sprite.path
+            do throws(InputError) {
+                result.sprite = try SpriteSheet(path: path, pixelRatio: spritePixelRatio)
+            } catch {
+                var e = sprite.location
+                e.message = "cannot read the sprite: \(error) (while reading \(path))"
+                throw e
+            }
+        }
+        return result
     }
 }

@@ -39,6 +39,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     // fill
     case fillAntialias = "fill-antialias", fillColor = "fill-color", fillOpacity = "fill-opacity"
     case fillOutlineColor = "fill-outline-color", fillSortKey = "fill-sort-key"
+    case fillTranslate = "fill-translate", fillTranslateAnchor = "fill-translate-anchor", fillPattern = "fill-pattern"
     // line
     case lineCap = "line-cap", lineJoin = "line-join", lineMiterLimit = "line-miter-limit"
     case lineRoundLimit = "line-round-limit", lineSortKey = "line-sort-key"
@@ -65,10 +66,14 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case iconOffset = "icon-offset", iconPadding = "icon-padding"
     case iconAllowOverlap = "icon-allow-overlap", iconIgnorePlacement = "icon-ignore-placement"
     case iconOptional = "icon-optional"
+    case textRotationAlignment = "text-rotation-alignment", iconRotationAlignment = "icon-rotation-alignment"
+    case textPitchAlignment = "text-pitch-alignment", iconPitchAlignment = "icon-pitch-alignment"
     // symbol paint
     case textColor = "text-color", textOpacity = "text-opacity", textHaloColor = "text-halo-color"
     case textHaloWidth = "text-halo-width", textHaloBlur = "text-halo-blur"
     case iconOpacity = "icon-opacity", iconColor = "icon-color"
+    case textTranslate = "text-translate", textTranslateAnchor = "text-translate-anchor"
+    case iconTranslate = "icon-translate", iconTranslateAnchor = "icon-translate-anchor"
     // sky (MapLibre's root `sky` object)
     case skyColor = "sky-color", horizonColor = "horizon-color", fogColor = "fog-color"
     case skyHorizonBlend = "sky-horizon-blend", horizonFogBlend = "horizon-fog-blend"
@@ -110,7 +115,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .textAnchor, .textOffset, .textRotate, .textPadding, .textTransform, .textMaxAngle, .textKeepUpright,
              .textAllowOverlap, .textIgnorePlacement, .textOptional,
              .iconImage, .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap,
-             .iconIgnorePlacement, .iconOptional:
+             .iconIgnorePlacement, .iconOptional,
+             .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment:
             return .layout
         case .skyColor, .horizonColor, .fogColor, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend:
             return .sky
@@ -135,11 +141,18 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textJustify: return .enumeration(["auto", "left", "center", "right"])
         case .textAnchor, .iconAnchor: return .enumeration(StyleProperty.anchors)
         case .textTransform: return .enumeration(["none", "uppercase", "lowercase"])
+        case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .enumeration(["map", "viewport"])
+        case .textRotationAlignment: return .enumeration(["map", "viewport", "viewport-glyph", "auto"])
+        case .iconRotationAlignment: return .enumeration(["map", "viewport", "auto"])
+        // Labels are drawn facing the viewer: `map` (labels lying on the pitched ground) is
+        // refused by name rather than drawn as `viewport`.
+        case .textPitchAlignment, .iconPitchAlignment: return .enumeration(["viewport", "auto"])
+        case .fillTranslate, .textTranslate, .iconTranslate: return .numberArray(count: 2)
         case .lineDasharray: return .numberArray(count: nil)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
         case .textField: return .formatted
-        case .iconImage: return .image
+        case .iconImage, .fillPattern: return .image
         default: return .number
         }
     }
@@ -168,13 +181,15 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .circleRadius: return .number(5)
         case .symbolPlacement: return .string("point")
         case .symbolSpacing: return .number(250)
-        case .textField, .iconImage: return .string("")
+        case .textField, .iconImage, .fillPattern: return .string("")
         case .textFont: return .array([.string("Open Sans Regular")])
         case .textSize: return .number(16)
         case .textMaxWidth: return .number(10)
         case .textLineHeight: return .number(1.2)
         case .textJustify, .textAnchor, .iconAnchor: return .string("center")
-        case .textOffset, .iconOffset: return .array([.number(0), .number(0)])
+        case .textOffset, .iconOffset, .fillTranslate, .textTranslate, .iconTranslate: return .array([.number(0), .number(0)])
+        case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .string("map")
+        case .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment: return .string("auto")
         case .textPadding, .iconPadding: return .number(2)
         case .textTransform: return .string("none")
         case .textMaxAngle: return .number(45)

@@ -1,0 +1,74 @@
+import FlybyData
+import FlybyMedia
+
+/// A style's sprite sheet (Style Specification, "Sprite"): `name.json` maps image names to
+/// rectangles of `name.png` (`x`, `y`, `width`, `height` in pixels of the sheet, `pixelRatio`,
+/// `sdf`). Each image is cut out once at load time and drawn at one sheet pixel per
+/// `pixelRatio` screen pixels.
+public struct SpriteSheet: Sendable {
+    /// The images by name, premultiplied.
+    public let images: [String: PixelBuffer]
+    /// The images the sheet marks `sdf: true` (signed-distance-field icons, recoloured by `icon-color`).
+    public let sdfNames: Set<String>
+    /// The sheet's pixel ratio (1 for `name.png`, 2 for `name@2x.png`).
+    public let pixelRatio: Double
+
+    /// The most images one sheet may list (real sheets have a few hundred).
+    public static let maximumImages = 10_000
+
+    /// Reads `path.json` and `path.png` (or `path@2x.*` for `pixelRatio` 2).
+    /// - Throws: ``InputError`` naming the JSON file and the entry for a rectangle outside the PNG,
+    ///   a missing file, or a PNG that cannot be decoded.
+    public init(path: String, pixelRatio: Int = 1) throws(InputError) {
+        let suffix = pixelRatio >= 2 ? "@2x" : ""
+        let jsonPath = path + suffix + ".json", pngPath = path + suffix + ".png"
+        let doc = try JSONDocument(file: jsonPath, bytes: try FileInput.read(jsonPath, maxBytes: 16 << 20))
+        let sheet: PNGImage
+        let pngBytes = try FileInput.read(pngPath, maxBytes: 64 << 20)
+        do throws(MediaError) {
+            sheet = try PNGDecoder.decode(pngBytes)
+        } catch {
+            throw InputError(file: pngPath, message: "cannot decode the sprite image: \(error)")
+        }
+        let members = try doc.cursor.members()
+        guard members.count <= SpriteSheet.maximumImages else {
+            throw doc.cursor.error("a sprite sheet of \(members.count) images (at most \(SpriteSheet.maximumImages))")
+        }
+        var images: [String: PixelBuffer] = [:]
+        var sdf: Set<String> = []
+        for (name, entry) in members {
+            try entry.rejectUnknownKeys(["x", "y", "width", "height", "pixelRatio", "sdf", "content", "stretchX", "stretchY"])
+            let x = Int(try entry.required("x").double(in: 0...Double(sheet.width), what: "x"))
+            let y = Int(try entry.required("y").double(in: 0...Double(sheet.height), what: "y"))
+            let w = Int(try entry.required("width").double(in: 0...Double(sheet.width), what: "width"))
+            let h = Int(try entry.required("height").double(in: 0...Double(sheet.height), what: "height"))
+            guard x + w <= sheet.width, y + h <= sheet.height else {
+                throw entry.error("the image '\(name)' (\(w)×\(h) at \(x),\(y)) lies outside the \(sheet.width)×\(sheet.height) sprite image")
+            }
+            var image = PixelBuffer(width: w, height: h)
+            for row in 0..<h {
+                for col in 0..<w { image.pixels[row * w + col] = sheet.pixels[(y + row) * sheet.width + x + col] }
+            }
+            images[name] = image
+            if try entry.member("sdf")?.bool() == true { sdf.insert(name) }
+        }
+        self.images = images
+        sdfNames = sdf
+        self.pixelRatio = Double(max(1, pixelRatio))
+    }
+}
+
+extension PixelBuffer {
+    /// The mean of the pixels (premultiplied, so transparent pixels lighten it), as a colour:
+    /// what a pattern finer than the eye resolves looks like.
+    public var averageColor: Color {
+        guard !pixels.isEmpty else { return .transparent }
+        var a = 0, r = 0, g = 0, b = 0
+        for p in pixels {
+            a += Int(p >> 24); r += Int((p >> 16) & 0xFF); g += Int((p >> 8) & 0xFF); b += Int(p & 0xFF)
+        }
+        let n = pixels.count
+        let premultiplied = UInt32((a + n / 2) / n) << 24 | UInt32((r + n / 2) / n) << 16 | UInt32((g + n / 2) / n) << 8 | UInt32((b + n / 2) / n)
+        return Color(premultipliedARGB: premultiplied)
+    }
+}
