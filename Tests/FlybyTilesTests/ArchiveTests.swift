@@ -247,6 +247,15 @@ enum MBTilesMaker {
         #expect(info.bounds?.count == 4)
     }
 
+    @Test func aMetadataJSONFileSuppliesBoundsCenterAndLayers() throws {
+        let dir = Self.makeFolder("folder-metadata")
+        TileFixtures.write(Array(#"{"name":"t","format":"pbf","bounds":"24.9,60.1,25.0,60.2","center":"24.95,60.15,12","json":"{\"vector_layers\":[{\"id\":\"l\"}]}"}"#.utf8), to: dir + "/metadata.json")
+        let info = try TileArchives.open(dir).info()
+        #expect(info.bounds == [24.9, 60.1, 25.0, 60.2] && info.center == [24.95, 60.15, 12])
+        #expect(info.vectorLayers?.arrayValue?.first?["id"]?.stringValue == "l")
+        #expect(info.metadata?["name"]?.stringValue == "t")
+    }
+
     @Test func aFolderWithoutTilesIsAnError() {
         #expect(throws: TileError.self) { try TileArchives.open(TileFixtures.temporaryFolder("nothing")) }
     }
