@@ -55,24 +55,46 @@ public enum TileGeoJSON {
         return out
     }
 
+    static let featureHead = Array(#"{"type":"Feature""#.utf8)
+    static let idKey = Array(#","id":"#.utf8)
+    static let layerKey = Array(#","layer":"#.utf8)
+    static let propertiesKey = Array(#","properties":{"#.utf8)
+    static let geometryKey = Array(#"},"geometry":"#.utf8)
+
+    /// A JSON string literal: the bytes as they are when nothing needs escaping (the common
+    /// case for tile keys and values), else `JSONWriter`'s escaping.
+    @inline(__always)
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        var plain = true
+        for c in s.utf8 where c < 0x20 || c == 0x22 || c == 0x5C { plain = false; break }
+        if plain {
+            out.append(0x22); out.append(contentsOf: s.utf8); out.append(0x22)
+        } else {
+            JSONWriter.appendString(s, to: &out)
+        }
+    }
+
     static func appendFeature(_ feature: VectorTileFeature, layer: VectorTileLayer, tile: TileID, to out: inout [UInt8]) {
-        out.append(contentsOf: Array(#"{"type":"Feature""#.utf8))
-        if let id = feature.id { out.append(contentsOf: Array(#","id":\#(id)"#.utf8)) }
-        out.append(contentsOf: Array(#","layer":"#.utf8))
-        JSONWriter.appendString(layer.name, to: &out)
-        out.append(contentsOf: Array(#","properties":{"#.utf8))
+        out.append(contentsOf: featureHead)
+        if let id = feature.id { out.append(contentsOf: idKey); out.append(contentsOf: String(id).utf8) }
+        out.append(contentsOf: layerKey)
+        appendString(layer.name, to: &out)
+        out.append(contentsOf: propertiesKey)
         var i = 0
         while i + 1 < feature.tags.count {
             if i > 0 { out.append(0x2C) }
-            JSONWriter.appendString(layer.keys[Int(feature.tags[i])], to: &out)
+            appendString(layer.keys[Int(feature.tags[i])], to: &out)
             out.append(0x3A)
             appendProperty(layer.values[Int(feature.tags[i + 1])].propertyValue, to: &out)
             i += 2
         }
-        out.append(contentsOf: Array(#"},"geometry":"#.utf8))
+        out.append(contentsOf: geometryKey)
         appendGeometry(feature, projection: TileProjection(tile: tile, extent: layer.extent), to: &out)
         out.append(0x7D)
     }
+
+    static let typeKey = Array(#"{"type":""#.utf8)
+    static let coordinatesKey = Array(#"","coordinates":"#.utf8)
 
     /// The same GeoJSON geometry as `geoJSONFeature` gives, written straight from the tile
     /// geometry (no intermediate coordinate arrays).
@@ -99,9 +121,9 @@ public enum TileGeoJSON {
             out.append(0x5D)
         }
         func head(_ type: StaticString) {
-            out.append(contentsOf: Array(#"{"type":""#.utf8))
+            out.append(contentsOf: typeKey)
             type.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: Array(#"","coordinates":"#.utf8))
+            out.append(contentsOf: coordinatesKey)
         }
         switch feature.type {
         case .unknown:
@@ -130,7 +152,7 @@ public enum TileGeoJSON {
 
     static func appendProperty(_ v: PropertyValue, to out: inout [UInt8]) {
         switch v {
-        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .string(let s): appendString(s, to: &out)
         case .number(let d): JSONWriter.appendNumber(d, to: &out)
         case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
         default: out.append(contentsOf: Array("null".utf8))
