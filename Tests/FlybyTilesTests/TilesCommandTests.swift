@@ -111,5 +111,8 @@ import Testing
         #expect(Self.run(["tiles", "frobnicate"]).code == 2)
         #expect(Self.run(["tiles", "decode", Self.fixture1, "-1", "0", "0"]).code == 2)
         #expect(Self.run(["help", "tiles"]).out.contains("flyby tiles decode"))
+        let help = Self.run(["tiles", "decode", "--help"])
+        #expect(help.code == 0 && help.out.contains("usage: flyby tiles info"))
+        #expect(Self.run(["--help"]).out.contains("tiles"))
     }
 }
