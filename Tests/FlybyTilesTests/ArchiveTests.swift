@@ -226,6 +226,23 @@ enum MBTilesMaker {
     }
 }
 
+@Suite struct OpeningTests {
+    @Test func aFileThatIsNoArchiveIsRefusedNamingIt() {
+        let path = TileFixtures.temporaryFolder("open") + "/notes.txt"
+        TileFixtures.write(Array("hello".utf8), to: path)
+        #expect { _ = try TileArchives.open(path) } throws: { ($0 as? TileError)?.description.hasPrefix(path + ": not a tile archive") == true }
+        #expect { _ = try TileArchives.open(path + ".missing") } throws: { ($0 as? TileError)?.message == "no such file or folder" }
+    }
+
+    @Test func archivesAreRecognisedByContentNotName() throws {
+        let dir = TileFixtures.temporaryFolder("sniff")
+        TileFixtures.write(try TileFixtures.bytes("pmtiles/test_fixture_1.pmtiles"), to: dir + "/archive.bin")
+        #expect(try TileArchives.open(dir + "/archive.bin").info().format == "pmtiles")
+        MBTilesMaker.make(dir + "/other.db", deduplicated: false)
+        #expect(try TileArchives.open(dir + "/other.db").info().format == "mbtiles")
+    }
+}
+
 @Suite struct FolderArchiveTests {
     static func makeFolder(_ name: String) -> String {
         let dir = TileFixtures.temporaryFolder(name)
