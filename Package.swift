@@ -2,6 +2,8 @@
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
 // Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby.
 // FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2.
+// FlybyTiles (vector tiles, PMTiles/MBTiles/folder archives) sits on FlybyData and the C zlib,
+// SQLite, brotli and zstd libraries; FlybyCLI uses it for `flyby tiles`.
 import PackageDescription
 
 /// Settings shared by every Swift target.
@@ -85,7 +87,7 @@ let package = Package(
         .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCLI", "CSQLite", "CZlib", "FlybyTestSupport"],
-                    swiftSettings: swiftSettings),
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]

@@ -227,6 +227,23 @@ enum MBTilesMaker {
     }
 }
 
+@Suite struct OpeningTests {
+    @Test func aFileThatIsNoArchiveIsRefusedNamingIt() {
+        let path = TileFixtures.temporaryFolder("open") + "/notes.txt"
+        TileFixtures.write(Array("hello".utf8), to: path)
+        #expect { _ = try TileArchives.open(path) } throws: { ($0 as? TileError)?.description.hasPrefix(path + ": not a tile archive") == true }
+        #expect { _ = try TileArchives.open(path + ".missing") } throws: { ($0 as? TileError)?.message == "no such file or folder" }
+    }
+
+    @Test func archivesAreRecognisedByContentNotName() throws {
+        let dir = TileFixtures.temporaryFolder("sniff")
+        TileFixtures.write(try TileFixtures.bytes("pmtiles/test_fixture_1.pmtiles"), to: dir + "/archive.bin")
+        #expect(try TileArchives.open(dir + "/archive.bin").info().format == "pmtiles")
+        MBTilesMaker.make(dir + "/other.db", deduplicated: false)
+        #expect(try TileArchives.open(dir + "/other.db").info().format == "mbtiles")
+    }
+}
+
 @Suite struct FolderArchiveTests {
     static func makeFolder(_ name: String) -> String {
         let dir = TileFixtures.temporaryFolder(name)
@@ -246,6 +263,15 @@ enum MBTilesMaker {
         let info = try archive.info()
         #expect(info.format == "folder" && info.tileType == "mvt" && info.tiles == 3 && info.minZoom == 0 && info.maxZoom == 1)
         #expect(info.bounds?.count == 4)
+    }
+
+    @Test func aMetadataJSONFileSuppliesBoundsCenterAndLayers() throws {
+        let dir = Self.makeFolder("folder-metadata")
+        TileFixtures.write(Array(#"{"name":"t","format":"pbf","bounds":"24.9,60.1,25.0,60.2","center":"24.95,60.15,12","json":"{\"vector_layers\":[{\"id\":\"l\"}]}"}"#.utf8), to: dir + "/metadata.json")
+        let info = try TileArchives.open(dir).info()
+        #expect(info.bounds == [24.9, 60.1, 25.0, 60.2] && info.center == [24.95, 60.15, 12])
+        #expect(info.vectorLayers?.arrayValue?.first?["id"]?.stringValue == "l")
+        #expect(info.metadata?["name"]?.stringValue == "t")
     }
 
     @Test func aFolderWithoutTilesIsAnError() {

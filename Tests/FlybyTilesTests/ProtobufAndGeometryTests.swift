@@ -100,9 +100,9 @@ import Testing
         #expect(throws: VectorTileError.self) { try Self.decodeOne(type: 1, [B.command(3, 1), 2, 2]) }
     }
 
-    @Test func repeatedLineVerticesAreDroppedAndReported() throws {
+    @Test func repeatedLineVerticesAreKeptAndReported() throws {
         let (f, tile) = try Self.decodeOne(type: 2, [B.command(1, 1), 0, 0, B.command(2, 2), 2, 2, 0, 0])
-        #expect(f.geometry.points.count == 2)
+        #expect(f.geometry.points.count == 3)
         #expect(tile.issues.count == 1)
     }
 

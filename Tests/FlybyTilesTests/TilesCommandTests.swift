@@ -48,6 +48,29 @@ import Testing
         #expect(features.first?["layer"]?.stringValue == "landuse")
     }
 
+    @Test func decodedPolygonsHaveClosedRingsHolesAndMultiParts() throws {
+        let dir = TileFixtures.temporaryFolder("cli-polygons")
+        try FileManager.default.createDirectory(atPath: dir + "/0/0", withIntermediateDirectories: true)
+        func decode(_ name: String) throws -> JSONNode {
+            TileFixtures.write(try TileFixtures.bytes("vector-tile-js/\(name)"), to: dir + "/0/0/0.pbf")
+            let r = Self.run(["tiles", "decode", dir, "0", "0", "0"])
+            #expect(r.code == 0, "\(r.err)")
+            return try #require(try JSONParser.parse(r.out)["features"]?.arrayValue?.first?["geometry"])
+        }
+        let inner = try decode("polygon-with-inner.pbf")
+        #expect(inner["type"]?.stringValue == "Polygon")
+        let rings = inner["coordinates"]?.arrayValue ?? []
+        #expect(rings.count == 2)
+        for ring in rings {
+            let points = ring.arrayValue?.map { $0.arrayValue?.compactMap(\.doubleValue) ?? [] } ?? []
+            #expect(points.count == 5 && points.first == points.last)
+        }
+        let multi = try decode("multi-polygon.pbf")
+        #expect(multi["type"]?.stringValue == "MultiPolygon" && multi["coordinates"]?.arrayValue?.count == 2)
+        #expect(try decode("multi-line.pbf")["type"]?.stringValue == "MultiLineString")
+        #expect(try decode("singleton-multi-point.pbf")["type"]?.stringValue == "Point")
+    }
+
     @Test func decodeWritesOutAtomicallyAndTheBytesMatchStdout() throws {
         let dir = TileFixtures.temporaryFolder("cli-out")
         let out = dir + "/t.geojson"
@@ -88,5 +111,8 @@ import Testing
         #expect(Self.run(["tiles", "frobnicate"]).code == 2)
         #expect(Self.run(["tiles", "decode", Self.fixture1, "-1", "0", "0"]).code == 2)
         #expect(Self.run(["help", "tiles"]).out.contains("flyby tiles decode"))
+        let help = Self.run(["tiles", "decode", "--help"])
+        #expect(help.code == 0 && help.out.contains("usage: flyby tiles info"))
+        #expect(Self.run(["--help"]).out.contains("tiles"))
     }
 }

@@ -194,8 +194,13 @@ public final class PMTilesArchive: TileArchive {
     /// Tiles with data, by walking every directory (when the header does not say).
     func countTiles() throws(TileError) -> Int {
         var total: UInt64 = 0
-        var visited = 0
+        var visited = 0, processed = 0
         func walk(_ entries: [PMTilesEntry], depth: Int) throws(TileError) {
+            // Leaves may point at the same leaf many times: bound the total work, not just depth.
+            processed += entries.count
+            guard processed <= 50_000_000 else {
+                throw TileError(file: path, message: "directories hold more than 50,000,000 entries in all (repeated leaves?)")
+            }
             for e in entries {
                 if e.runLength > 0 { total &+= e.runLength; continue }
                 visited += 1

@@ -12,7 +12,7 @@
 /// coordinates with y down): positive is an exterior ring, which starts a new polygon; negative
 /// is a hole of the polygon before it. Spec 1.x tiles sometimes use the opposite winding, so the
 /// sign of the feature's first ring is taken as the exterior sign. A ring of zero area is
-/// dropped, as are repeated vertices in a line (both reported through `repaired`).
+/// dropped; repeated vertices in a line are kept (both reported through `repaired`).
 ///
 /// Strict and lenient: real tiles break two rules that mvt-fixtures calls fatal — Mapbox Streets
 /// tiles (vector-tile-js's Berlin and z12 fixtures) hold ClosePath commands with count 0 or 2
@@ -125,28 +125,24 @@ enum GeometryDecoder {
         }
 
         mutating func lines(repaired: (String) -> Void) throws {
-            var repeats = 0, dropped = 0
+            var repeats = 0
             var points = geometry.points
             geometry.points = []
             while !reader.isAtEnd {
-                let start = points.count
                 points.append(try startPart("line string"))
                 try lineTos("line string") { p in
-                    if p == points[points.count - 1] { repeats += 1 } else { points.append(p) }
+                    if p == points[points.count - 1] { repeats += 1 }
+                    points.append(p)
                 }
-                if points.count - start < 2 {
-                    points.removeLast(points.count - start)
-                    dropped += 1
-                } else {
-                    geometry.partStarts.append(Int32(points.count))
-                }
+                geometry.partStarts.append(Int32(points.count))
                 if try peekCommandID() == GeometryDecoder.closePath {
                     throw VectorTileError("ClosePath in a line string (§4.3.4.3)")
                 }
             }
             geometry.points = points
-            if repeats > 0 { repaired("\(repeats) repeated vertices removed from a line string (§4.3.4.3)") }
-            if dropped > 0 { repaired("\(dropped) line strings with fewer than two distinct vertices dropped") }
+            // Kept as encoded (other decoders keep them too; a stroker skips zero-length
+            // segments), but reported: §4.3.4.3 lines must not repeat a position.
+            if repeats > 0 { repaired("\(repeats) repeated vertices in a line string (§4.3.4.3), kept") }
         }
 
         mutating func polygons(repaired: (String) -> Void) throws {

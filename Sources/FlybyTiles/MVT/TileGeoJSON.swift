@@ -55,62 +55,107 @@ public enum TileGeoJSON {
         return out
     }
 
+    static let featureHead = Array(#"{"type":"Feature""#.utf8)
+    static let idKey = Array(#","id":"#.utf8)
+    static let layerKey = Array(#","layer":"#.utf8)
+    static let propertiesKey = Array(#","properties":{"#.utf8)
+    static let geometryKey = Array(#"},"geometry":"#.utf8)
+
+    /// A JSON string literal: the bytes as they are when nothing needs escaping (the common
+    /// case for tile keys and values), else `JSONWriter`'s escaping.
+    @inline(__always)
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        var plain = true
+        for c in s.utf8 where c < 0x20 || c == 0x22 || c == 0x5C { plain = false; break }
+        if plain {
+            out.append(0x22); out.append(contentsOf: s.utf8); out.append(0x22)
+        } else {
+            JSONWriter.appendString(s, to: &out)
+        }
+    }
+
     static func appendFeature(_ feature: VectorTileFeature, layer: VectorTileLayer, tile: TileID, to out: inout [UInt8]) {
-        out.append(contentsOf: Array(#"{"type":"Feature""#.utf8))
-        if let id = feature.id { out.append(contentsOf: Array(#","id":\#(id)"#.utf8)) }
-        out.append(contentsOf: Array(#","layer":"#.utf8))
-        JSONWriter.appendString(layer.name, to: &out)
-        out.append(contentsOf: Array(#","properties":{"#.utf8))
+        out.append(contentsOf: featureHead)
+        if let id = feature.id { out.append(contentsOf: idKey); out.append(contentsOf: String(id).utf8) }
+        out.append(contentsOf: layerKey)
+        appendString(layer.name, to: &out)
+        out.append(contentsOf: propertiesKey)
         var i = 0
         while i + 1 < feature.tags.count {
             if i > 0 { out.append(0x2C) }
-            JSONWriter.appendString(layer.keys[Int(feature.tags[i])], to: &out)
+            appendString(layer.keys[Int(feature.tags[i])], to: &out)
             out.append(0x3A)
             appendProperty(layer.values[Int(feature.tags[i + 1])].propertyValue, to: &out)
             i += 2
         }
-        out.append(contentsOf: Array(#"},"geometry":"#.utf8))
-        if let f = layer.geoJSONFeature(feature, tile: tile) { appendGeometry(f.geometry, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+        out.append(contentsOf: geometryKey)
+        appendGeometry(feature, projection: TileProjection(tile: tile, extent: layer.extent), to: &out)
+        out.append(0x7D)
+    }
+
+    static let typeKey = Array(#"{"type":""#.utf8)
+    static let coordinatesKey = Array(#"","coordinates":"#.utf8)
+
+    /// The same GeoJSON geometry as `geoJSONFeature` gives, written straight from the tile
+    /// geometry (no intermediate coordinate arrays).
+    static func appendGeometry(_ feature: VectorTileFeature, projection: TileProjection, to out: inout [UInt8]) {
+        let g = feature.geometry
+        func coordinate(_ p: TilePoint) {
+            let c = projection.coordinate(p)
+            out.append(0x5B); JSONWriter.appendNumber(c.longitude, to: &out)
+            out.append(0x2C); JSONWriter.appendNumber(c.latitude, to: &out); out.append(0x5D)
+        }
+        func ring(_ part: Int, closed: Bool) {
+            out.append(0x5B)
+            let points = g.part(part)
+            for (i, p) in points.enumerated() { if i > 0 { out.append(0x2C) }; coordinate(p) }
+            if closed, let first = points.first { out.append(0x2C); coordinate(first) }
+            out.append(0x5D)
+        }
+        func polygon(_ j: Int) {
+            out.append(0x5B)
+            for r in Int(g.polygonStarts[j])..<Int(g.polygonStarts[j + 1]) {
+                if r > Int(g.polygonStarts[j]) { out.append(0x2C) }
+                ring(r, closed: true)
+            }
+            out.append(0x5D)
+        }
+        func head(_ type: StaticString) {
+            out.append(contentsOf: typeKey)
+            type.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(contentsOf: coordinatesKey)
+        }
+        switch feature.type {
+        case .unknown:
+            out.append(contentsOf: Array("null".utf8)); return
+        case .point:
+            if g.points.count == 1 { head("Point"); coordinate(g.points[0]) } else {
+                head("MultiPoint"); out.append(0x5B)
+                for (i, p) in g.points.enumerated() { if i > 0 { out.append(0x2C) }; coordinate(p) }
+                out.append(0x5D)
+            }
+        case .lineString:
+            if g.partCount == 1 { head("LineString"); ring(0, closed: false) } else {
+                head("MultiLineString"); out.append(0x5B)
+                for i in 0..<g.partCount { if i > 0 { out.append(0x2C) }; ring(i, closed: false) }
+                out.append(0x5D)
+            }
+        case .polygon:
+            if g.polygonCount == 1 { head("Polygon"); polygon(0) } else {
+                head("MultiPolygon"); out.append(0x5B)
+                for j in 0..<g.polygonCount { if j > 0 { out.append(0x2C) }; polygon(j) }
+                out.append(0x5D)
+            }
+        }
         out.append(0x7D)
     }
 
     static func appendProperty(_ v: PropertyValue, to out: inout [UInt8]) {
         switch v {
-        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .string(let s): appendString(s, to: &out)
         case .number(let d): JSONWriter.appendNumber(d, to: &out)
         case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
         default: out.append(contentsOf: Array("null".utf8))
         }
-    }
-
-    static func appendGeometry(_ g: Geometry, to out: inout [UInt8]) {
-        func coordinate(_ c: LocationCoordinate2D) {
-            out.append(0x5B); JSONWriter.appendNumber(c.longitude, to: &out)
-            out.append(0x2C); JSONWriter.appendNumber(c.latitude, to: &out); out.append(0x5D)
-        }
-        func list(_ cs: [LocationCoordinate2D]) {
-            out.append(0x5B)
-            for (i, c) in cs.enumerated() { if i > 0 { out.append(0x2C) }; coordinate(c) }
-            out.append(0x5D)
-        }
-        func lists(_ ls: [[LocationCoordinate2D]]) {
-            out.append(0x5B)
-            for (i, l) in ls.enumerated() { if i > 0 { out.append(0x2C) }; list(l) }
-            out.append(0x5D)
-        }
-        func head(_ type: String) { out.append(contentsOf: Array(#"{"type":"\#(type)","coordinates":"#.utf8)) }
-        switch g {
-        case .point(let c): head("Point"); coordinate(c)
-        case .multiPoint(let cs): head("MultiPoint"); list(cs)
-        case .lineString(let cs): head("LineString"); list(cs)
-        case .multiLineString(let ls): head("MultiLineString"); lists(ls)
-        case .polygon(let rs): head("Polygon"); lists(rs)
-        case .multiPolygon(let ps):
-            head("MultiPolygon"); out.append(0x5B)
-            for (i, p) in ps.enumerated() { if i > 0 { out.append(0x2C) }; lists(p) }
-            out.append(0x5D)
-        case .geometryCollection: out.append(contentsOf: Array(#"{"type":"GeometryCollection","geometries":[]"#.utf8))
-        }
-        out.append(0x7D)
     }
 }
