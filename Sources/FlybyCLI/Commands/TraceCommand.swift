@@ -19,7 +19,7 @@ enum TraceCommand {
         let path = o.positional[0]
         let script = try FlightScriptParser.parse(bytes: try readFile(path), file: path)
         let bytes = try trace(script)
-        if let dest = o.values["out"] { try writeFileAtomically(dest, bytes) } else { out.write(bytes) }
+        if let dest = o.values["out"] { try writeOutput(dest, bytes) } else { out.write(bytes) }
     }
 
     /// The whole trace of a script, as bytes.

@@ -13,11 +13,33 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var s = file
+        var s = file == "-" ? "standard input" : InputError.escaped(file)
         if let line { s += ":\(line)"; if let column { s += ":\(column)" } }
         s += ": "
         if let path, !path.isEmpty { s += "\(path): " }
-        return s + message
+        return s + InputError.escaped(message)
+    }
+
+    /// `text` with line breaks, other control characters and U+FFFD (what undecodable bytes of a
+    /// file name become) written as escapes (`\n`, `\u{7}`, `\u{FFFD}`), so an error is always one line.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Control characters (C0, DEL, C1), line and paragraph separators and the replacement character.
+    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029 || s.value == 0xFFFD
     }
 }
 
