@@ -54,6 +54,12 @@ public enum Interruption {
     /// Installs the handlers and starts the watchdog. Call once, from the command-line tool only
     /// (tests that run commands in-process do not).
     public static func install() {
+        // A parent may have left these blocked (the mask is inherited through exec): unblock them
+        // before any thread starts, so every thread can take them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, s) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
