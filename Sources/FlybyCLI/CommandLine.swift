@@ -199,6 +199,9 @@ func writeOutput(_ path: String, _ bytes: [UInt8]) throws {
 
 /// A media error about output `path` as a one-line command error (`io` errors already name it).
 func outputError(_ error: MediaError, _ path: String) -> CommandError {
-    if case .io = error { return CommandError(error.description) }
-    return CommandError("cannot write '\(AtomicFileWriter.displayName(path))': \(error)")
+    let name = AtomicFileWriter.displayName(path)
+    if case .io(let operation, _, let code) = error {
+        return CommandError("cannot write '\(name)': \(operation) failed: \(String(cString: strerror(code)))")
+    }
+    return CommandError("cannot write '\(name)': \(error)")
 }

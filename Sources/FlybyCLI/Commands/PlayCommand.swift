@@ -169,7 +169,7 @@ enum PlayCommand {
             return PlaybackPlan.trace(trace, fps: fps, size: size, style: StyleResolver.resolve(trace.style, relativeTo: input))
         }
         let script = try FlightScriptParser.parse(bytes: bytes, file: input)
-        let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
+        let start = try StyleResolver.defaultCamera(of: script)
         return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: size,
                                        style: StyleResolver.resolve(script.style, relativeTo: script.file))
     }

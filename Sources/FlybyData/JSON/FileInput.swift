@@ -64,6 +64,7 @@ public enum FileInput {
 
     /// True when `path` names an existing regular file (or a link to one).
     public static func isFile(_ path: String) -> Bool {
+        if path == "-" { return true }
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }

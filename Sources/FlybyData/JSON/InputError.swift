@@ -7,6 +7,9 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     public var column: Int?
     public var path: String?
     public var message: String
+    /// The other file this error happened in, when this error's place (a field such as a
+    /// flight's `style`) names that file: shown as `(while reading OTHER:LINE:COLUMN)`.
+    public var whileReading: String?
 
     public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil, message: String) {
         self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
@@ -17,7 +20,25 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
         if let line { s += ":\(line)"; if let column { s += ":\(column)" } }
         s += ": "
         if let path, !path.isEmpty { s += "\(path): " }
-        return s + InputError.escaped(message)
+        s += InputError.escaped(message)
+        if let whileReading { s += " (while reading \(InputError.escaped(whileReading)))" }
+        return s
+    }
+
+    /// `inner`, an error in a file that this error's place names (a flight's `style` or `track`, a
+    /// style's `data`), reported at this place:
+    /// `FILE:LINE:COLUMN: PATH: INNER.PATH: inner message (while reading INNER.FILE:LINE:COLUMN)`.
+    public func referring(to inner: InputError) -> InputError {
+        var e = self
+        var text = ""
+        if let p = inner.path, !p.isEmpty { text += p + ": " }
+        text += inner.message
+        if let nested = inner.whileReading { text += " (while reading \(nested))" }
+        e.message = text
+        var other = inner.file == "-" ? "standard input" : inner.file
+        if let line = inner.line { other += ":\(line)"; if let column = inner.column { other += ":\(column)" } }
+        e.whileReading = other
+        return e
     }
 
     /// `text` with line breaks, other control characters and U+FFFD (what undecodable bytes of a

@@ -45,6 +45,8 @@ public struct MemoryBudget: Sendable, Equatable {
         public var threads: Int
         /// Frames that may be rendered ahead of the one being delivered (≥ 1).
         public var window: Int
+
+        public init(threads: Int, window: Int) { self.threads = threads; self.window = window }
     }
 
     /// The plan for `threads` render threads, or an error when one frame does not fit.
