@@ -165,3 +165,37 @@ import Testing
         #expect(folderContents(root) == ["notes.txt"])
     }
 }
+
+/// A Unix socket output is connected to, never replaced.
+@Suite struct SocketOutputTests {
+    @Test func aListeningSocketGetsTheBytesAndStaysASocket() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 1) == 0)
+        let reader = Task.detached { () -> [UInt8] in
+            let conn = accept(listener, nil, nil)
+            guard conn >= 0 else { return [] }
+            defer { close(conn) }
+            var got: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(conn, $0.baseAddress, $0.count) }
+                if n <= 0 { return got }
+                got += chunk[0..<n]
+            }
+        }
+        try AtomicFileWriter.write(Array("hello socket".utf8), to: path)
+        #expect(await reader.value == Array("hello socket".utf8))
+        #expect(OutputWriterTests.kind(path) == S_IFSOCK)
+    }
+}

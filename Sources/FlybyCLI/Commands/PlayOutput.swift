@@ -35,6 +35,8 @@ extension PlayCommand {
             left = "the \(folder.createdFiles.count) frame(s) this run wrote to \(output) were removed; what was there before is kept"
         } else if sink is NullFrameSink {
             left = "nothing was written"
+        } else if AtomicFileWriter.writesInPlace(output) {
+            left = "\(AtomicFileWriter.displayName(output)) received the frames written before the signal (it is not a file Flyby can remove)"
         } else {
             left = "\(output) was not written"
         }

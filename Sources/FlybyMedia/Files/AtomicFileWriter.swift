@@ -139,6 +139,14 @@ public final class AtomicFileWriter {
         case replace(target: String)
     }
 
+    /// Whether `path` would be written in place (`-`, a device, FIFO or socket, or a link to one).
+    public static func writesInPlace(_ path: String) -> Bool {
+        switch try? classify(path) {
+        case .standardOutput?, .special?: return true
+        default: return false
+        }
+    }
+
     /// `standard output` for `-`, else the path.
     public static func displayName(_ path: String) -> String { path == "-" ? "standard output" : path }
 
