@@ -65,6 +65,8 @@ import Testing
         #expect(try FrameOutput("frames") == .pngFolder(path: "frames"))
         #expect(try FrameOutput("frames.v2/") == .pngFolder(path: "frames.v2/"))
         #expect(try FrameOutput("null") == .null)
+        // A device or FIFO without a known extension is a Y4M stream, never a folder.
+        #expect(try FrameOutput("/dev/null") == .y4m(path: "/dev/null"))
     }
 
     @Test func unknownExtensionIsRefusedNamingTheSupportedOnes() throws {

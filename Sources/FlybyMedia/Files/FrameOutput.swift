@@ -15,7 +15,8 @@ public enum FrameOutput: Sendable, Equatable {
     case mp4(path: String)
     /// `*.gif`: animated GIF through ffmpeg.
     case gif(path: String)
-    /// `*.y4m` (or `-`, standard output): YUV4MPEG2, written by ``Y4MWriter``.
+    /// `*.y4m`, `-` (standard output), or an existing FIFO or device without a known extension:
+    /// YUV4MPEG2, written by ``Y4MWriter``.
     case y4m(path: String)
     /// `*.webm`, `*.mov`, `*.mkv`: VP9 in WebM, H.264 in QuickTime or Matroska, through ffmpeg.
     case video(path: String, format: FFmpegWriter.Format)
@@ -47,6 +48,9 @@ public enum FrameOutput: Sendable, Equatable {
             }
         } else if out.hasSuffix("/") || (stat(out, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
             self = .pngFolder(path: out)
+        } else if AtomicFileWriter.writesInPlace(out) {
+            // A FIFO or device (`>(ffplay -)`, /dev/null): a Y4M stream, written in place.
+            self = .y4m(path: out)
         } else if let ext = FrameOutput.fileExtension(out) {
             let image = ["jpg", "jpeg", "png"].contains(ext.lowercased()) ? " ('flyby snapshot' writes one .png or .jpg image)" : ""
             throw .invalidArgument("'\(out)': flyby cannot write .\(ext) frames\(image); --out takes \(FrameOutput.supported)")
