@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyMedia
 import FlybyTiles
 import Foundation
 
@@ -24,16 +25,15 @@ public final class CommandOutput {
     /// - Parameter captures: true to keep output in memory (tests), false to write to the terminal.
     public init(captures: Bool) { self.captures = captures }
 
+    /// The first failed write to standard output (the command then exits 2 naming it).
+    public private(set) var stdoutError: MediaError?
+    /// Standard output through the one output writer (written in place, never replaced).
+    private lazy var stdout: AtomicFileWriter? = try? AtomicFileWriter(path: "-")
+
     public func write(_ bytes: [UInt8]) {
         if captures { stdoutBytes.append(contentsOf: bytes); return }
-        bytes.withUnsafeBufferPointer { p in
-            var off = 0
-            while off < p.count {
-                let n = Foundation.write(1, p.baseAddress! + off, p.count - off)
-                if n <= 0 { break }
-                off += n
-            }
-        }
+        guard stdoutError == nil, let stdout else { return }
+        do { try stdout.write(bytes) } catch { stdoutError = error }
     }
 
     public func print(_ text: String) { write(Array((text + "\n").utf8)) }
@@ -53,16 +53,18 @@ public enum FlybyCommandLine {
 
     /// Runs `flyby` with `arguments` (without the program name) writing to the real terminal.
     public static func main(arguments: [String]) -> Int32 {
-        run(arguments: arguments, output: CommandOutput(captures: false))
+        Interruption.install()
+        return run(arguments: arguments, output: CommandOutput(captures: false))
     }
 
     /// Runs a command; returns the exit code. Errors are printed as one `flyby: error:` line.
     public static func run(arguments: [String], output: CommandOutput) -> Int32 {
         do {
             try dispatch(arguments, output)
+            if let e = output.stdoutError { throw CommandError(e.description) }
             return 0
         } catch let e as CommandError {
-            output.error("flyby: error: \(e.message)")
+            output.error("flyby: error: \(InputError.escaped(e.message))")
             return e.exitCode
         } catch let e as InputError {
             output.error("flyby: error: \(e.description)")
@@ -71,7 +73,7 @@ public enum FlybyCommandLine {
             output.error("flyby: error: \(e.description)")
             return 2
         } catch {
-            output.error("flyby: error: \(error)")
+            output.error("flyby: error: \(InputError.escaped(String(describing: error)))")
             return 2
         }
     }
@@ -192,12 +194,21 @@ struct Options {
 /// Reads a whole file, or throws an `InputError` naming it (size-limited, see `FileInput`).
 func readFile(_ path: String) throws -> [UInt8] { try FileInput.read(path) }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder renamed on success, so a
-/// failure never leaves a half-written file under the final name.
-func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws {
+/// Writes `bytes` to `path` through the one output writer (``AtomicFileWriter``: a file is
+/// replaced atomically, a device, FIFO or `-` is written in place); a failure names the output.
+func writeOutput(_ path: String, _ bytes: [UInt8]) throws {
     do {
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try AtomicFileWriter.write(bytes, to: path)
     } catch {
-        throw CommandError("cannot write '\(path)': \(error.localizedDescription)")
+        throw outputError(error, path)
     }
+}
+
+/// A media error about output `path` as a one-line command error (`io` errors already name it).
+func outputError(_ error: MediaError, _ path: String) -> CommandError {
+    let name = AtomicFileWriter.displayName(path)
+    if case .io(let operation, _, let code) = error {
+        return CommandError("cannot write '\(name)': \(operation) failed: \(String(cString: strerror(code)))")
+    }
+    return CommandError("cannot write '\(name)': \(error)")
 }

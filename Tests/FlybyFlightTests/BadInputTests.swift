@@ -92,7 +92,9 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: flight))
         let out = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["trace", flight], output: out) == 2, "\(name)")
-        #expect(out.stderrText.hasPrefix("flyby: error: \(folder)/track.\(ext)"), "\(out.stderrText)")
+        // Reported at the flight's field, naming the track file (issue 14).
+        #expect(out.stderrText.hasPrefix("flyby: error: \(flight):1:24: location.track: "), "\(out.stderrText)")
+        #expect(out.stderrText.contains("(while reading \(folder)/track.\(ext)"), "\(out.stderrText)")
     }
 
     @Test func limitsRefuseHugeInputsWithAClearError() throws {

@@ -199,3 +199,41 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
         print("y4m convert 1280x720 C420jpeg: median \(times.sorted()[7]) ms")
     }
 }
+
+/// The ffmpeg formats beyond MP4 and GIF (issue 14): WebM (VP9), QuickTime and Matroska (H.264),
+/// and JPEG snapshots; each checked by ffprobe.
+@Suite(.serialized) struct FFmpegFormatTests {
+    @Test(.enabled(if: ffmpegAvailable, "ffmpeg/ffprobe not installed"),
+          arguments: [("clip.webm", "vp9"), ("clip.mov", "h264"), ("clip.mkv", "h264")])
+    func videoFormatsAreEncodedWithTheirCodec(_ name: String, _ codec: String) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var options = FFmpegWriter.Options(preset: "ultrafast")
+        options.input = .yuv420pBT709
+        let sink = try FrameOutput(folder + "/" + name).makeSink(width: 32, height: 24, fps: 10, ffmpeg: options)
+        var planes: [UInt8] = []
+        for i in 0..<3 {
+            let frame = gradientFrame(i, width: 32, height: 24)
+            frame.withUnsafeBufferPointer { Y4MWriter.convert($0, width: 32, height: 24, chroma: .c420jpeg, matrix: .bt709, into: &planes) }
+            try planes.withUnsafeBytes { try (sink as! FFmpegWriter).write(planes: $0) }
+        }
+        try sink.finish()
+        #expect(folderContents(folder) == [name])
+        let probe = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames",
+                                                 "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0", folder + "/" + name])
+        #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "\(codec),3")
+    }
+
+    @Test(.enabled(if: ffmpegAvailable, "ffmpeg/ffprobe not installed"))
+    func jpegSnapshotIsOneJPEGImage() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = try ImageOutput(folder + "/shot.JPG")
+        #expect(image == .jpeg(path: folder + "/shot.JPG"))
+        try image.write(pixels: gradientFrame(0, width: 40, height: 30), width: 40, height: 30)
+        let bytes = try #require(FileManager.default.contents(atPath: folder + "/shot.JPG"))
+        #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(folderContents(folder) == ["shot.JPG"])
+        #expect(throws: MediaError.self) { try ImageOutput(folder + "/shot.bmp") }
+    }
+}

@@ -54,12 +54,35 @@ import Testing
 }
 
 @Suite struct FrameOutputTests {
-    @Test func outputKindFollowsTheExtension() {
-        #expect(FrameOutput("out/clip.mp4") == .mp4(path: "out/clip.mp4"))
-        #expect(FrameOutput("A.GIF") == .gif(path: "A.GIF"))
-        #expect(FrameOutput("x.y4m") == .y4m(path: "x.y4m"))
-        #expect(FrameOutput("frames") == .pngFolder(path: "frames"))
-        #expect(FrameOutput("null") == .null)
+    @Test func outputKindFollowsTheExtension() throws {
+        #expect(try FrameOutput("out/clip.mp4") == .mp4(path: "out/clip.mp4"))
+        #expect(try FrameOutput("A.GIF") == .gif(path: "A.GIF"))
+        #expect(try FrameOutput("x.y4m") == .y4m(path: "x.y4m"))
+        #expect(try FrameOutput("-") == .y4m(path: "-"))
+        #expect(try FrameOutput("clip.webm") == .video(path: "clip.webm", format: .webm))
+        #expect(try FrameOutput("clip.MOV") == .video(path: "clip.MOV", format: .mov))
+        #expect(try FrameOutput("clip.mkv") == .video(path: "clip.mkv", format: .mkv))
+        #expect(try FrameOutput("frames") == .pngFolder(path: "frames"))
+        #expect(try FrameOutput("frames.v2/") == .pngFolder(path: "frames.v2/"))
+        #expect(try FrameOutput("null") == .null)
+        // A device or FIFO without a known extension is a Y4M stream, never a folder.
+        #expect(try FrameOutput("/dev/null") == .y4m(path: "/dev/null"))
+    }
+
+    @Test func unknownExtensionIsRefusedNamingTheSupportedOnes() throws {
+        for name in ["clip.avi", "shot.jpg", "frame.png", "x.tiff"] {
+            #expect {
+                _ = try FrameOutput(name)
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains(name) && text.contains(".mp4") && text.contains(".webm") && text.contains("folder")
+            }
+        }
+        // An existing folder is a PNG folder whatever its name.
+        let folder = try makeTemporaryFolder() + ".frames"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try FrameOutput(folder) == .pngFolder(path: folder))
     }
 
     @Test func sinksForY4MPNGAndNull() throws {

@@ -15,16 +15,19 @@ enum PlayCommand {
     static let help = """
     usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]
                       [--crf N] [--preset P] [--trace FILE] [--progress json] [--threads N]
+                      [--memory MiB]
 
     Renders every frame of a flight script or of a recorded trace (told apart by content), headless.
     Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
 
     OUT decides the output:
       *.mp4     H.264 (libx264, yuv420p, BT.709, faststart) through ffmpeg
+      *.mov     H.264 in QuickTime, *.mkv H.264 in Matroska, *.webm VP9 (all through ffmpeg)
       *.gif     animated GIF through ffmpeg (palette per clip)
-      *.y4m     YUV4MPEG2 (4:2:0)
+      *.y4m     YUV4MPEG2 (4:2:0); '-' writes it to standard output
       null      render and discard (for timing)
-      other     a folder (created if missing) of frame-000000.png, … named by absolute frame index
+      a folder  an existing folder, or a new name without an extension: frame-000000.png, …
+                named by absolute frame index. Any other extension is an error.
 
     options:
       --frames A:B     render frames A to B−1 only (B past the end is cut to the last frame; 'A:'
@@ -45,19 +48,20 @@ enum PlayCommand {
       --progress json  print one JSON object per progress update to stderr:
                        {"done":D,"total":N,"frame":F,"fps":R,"eta":S} and a last one with "finished":true
       --threads N      render threads (default: one per core); output is identical for any N
+      --memory MiB     memory budget for frames in flight (default a quarter of physical memory,
+                       at most half of 'ulimit -v'); fewer frames are rendered ahead to fit it, and
+                       a frame size that cannot fit is an error before rendering starts
 
     On a terminal, stderr shows frames done, frames per second and the time left; otherwise one
     summary line. The attribution of the map data is burned into every frame.
-    Exit codes: 0 done; 2 bad input or an output that cannot be written (nothing is left under the
-    output name); 3 no ffmpeg on PATH for .mp4/.gif (nothing written); 130 interrupted (Ctrl-C; the
-    temporary output is removed).
+    Exit codes: 0 done; 2 bad input or an output that cannot be written (nothing this run made is
+    left); 3 no ffmpeg on PATH for the ffmpeg outputs (nothing written); 130, 143, 129 interrupted
+    by SIGINT, SIGTERM, SIGHUP (the temporary output and every frame this run made are removed).
+    See docs/files-and-signals.md.
     """
 
-    /// Set by the SIGINT handler; polled between frames.
-    static let interrupted = Atomic<Bool>(false)
-
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads"])
+        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory"])
         guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
         guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
         let input = o.positional[0]
@@ -85,14 +89,14 @@ enum PlayCommand {
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
 
-        let output = FrameOutput(outArg)
+        let output = try frameOutput(outArg)
         let fpsInt = Int(exactly: plan.fps)
         var sinkFPS = fpsInt ?? 0
-        switch output {
-        case .mp4, .gif, .y4m:
+        if output.needsWholeFPS {
             guard let f = fpsInt else { throw CommandError("\(input): fps \(plan.fps) must be a whole number for \(outArg) (use --fps)") }
             sinkFPS = f
-        default: sinkFPS = max(1, sinkFPS)
+        } else {
+            sinkFPS = max(1, sinkFPS)
         }
         let style = plan.style
         // Load the style once (failing on a bad style before ffmpeg starts); every render thread
@@ -104,22 +108,15 @@ enum PlayCommand {
         ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
         // MP4: the render threads convert to 4:2:0 BT.709 themselves, in parallel, so ffmpeg only
         // encodes (its scaler runs on one thread and was the bottleneck).
-        let planar: Bool
-        if case .mp4 = output { planar = true } else { planar = false }
+        let planar = output.takesPlanes
         if planar { ffmpeg.input = .yuv420pBT709 }
+        let budget = try renderBudget(o.values["memory"], width: plan.width, height: plan.height, threads: threads, planar: planar)
         let sink: any FrameSink
         do {
             sink = try output.makeSink(width: plan.width, height: plan.height, fps: sinkFPS, ffmpeg: ffmpeg)
         } catch {
             throw commandError(error, output: outArg)
         }
-
-        let installsHandler = !out.captures
-        if installsHandler {
-            interrupted.store(false, ordering: .relaxed)
-            _ = signal(SIGINT) { _ in PlayCommand.interrupted.store(true, ordering: .relaxed) }
-        }
-        defer { if installsHandler { _ = signal(SIGINT, SIG_DFL) } }
 
         var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1, out: out)
         let (w, h) = (plan.width, plan.height)
@@ -130,33 +127,27 @@ enum PlayCommand {
             }
         }
         let planarSink = planar ? sink as? FFmpegWriter : nil
-        let pipeline = FramePipeline(threads: threads, encode: convert) {
+        let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert) {
             if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }
         do {
-            try pipeline.run(plan, range: range, isCancelled: { installsHandler && interrupted.load(ordering: .relaxed) }) { index, buffer in
+            try pipeline.run(plan, range: range, isCancelled: { Interruption.isPending }) { index, buffer in
                 try send(buffer, index: index, to: sink, planar: planarSink)
                 progress.frameDone(index)
             }
             try sink.finish()
-        } catch is PlaybackCancelled {
-            sink.cancel()
-            progress.clearLine()
-            throw CommandError("interrupted; \(outArg) was not written", exitCode: 130)
         } catch {
             sink.cancel()
             progress.clearLine()
             // Ctrl-C on a terminal reaches ffmpeg too, which then fails first: still an interruption.
-            if installsHandler && interrupted.load(ordering: .relaxed) {
-                throw CommandError("interrupted; \(outArg) was not written", exitCode: 130)
-            }
+            if let interrupted = interruptedError(output: outArg, sink: sink) { throw interrupted }
             throw commandError(error, output: outArg)
         }
         if let tracePath = o.values["trace"] {
             var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(plan.width), height: Double(plan.height)), style: plan.style)
             for r in plan.records { TraceWriter.appendFrame(r, to: &bytes) }
-            try writeFileAtomically(tracePath, bytes)
+            try writeOutput(tracePath, bytes)
         }
         progress.finish(output: outArg, width: plan.width, height: plan.height, fps: plan.fps)
     }
@@ -178,7 +169,7 @@ enum PlayCommand {
             return PlaybackPlan.trace(trace, fps: fps, size: size, style: StyleResolver.resolve(trace.style, relativeTo: input))
         }
         let script = try FlightScriptParser.parse(bytes: bytes, file: input)
-        let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
+        let start = try StyleResolver.defaultCamera(of: script)
         return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: size,
                                        style: StyleResolver.resolve(script.style, relativeTo: script.file))
     }
@@ -191,6 +182,8 @@ enum PlayCommand {
             return CommandError("\(output): ffmpeg was not found on PATH (install ffmpeg, or write .y4m or a PNG folder); nothing was written", exitCode: 3)
         case .ffmpegFailed:
             return CommandError("\(output): ffmpeg failed: \(e.description); nothing was written")
+        case .io:
+            return CommandError(e.description)
         default:
             return CommandError("\(output): \(e.description)")
         }

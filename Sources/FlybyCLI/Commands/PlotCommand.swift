@@ -29,14 +29,14 @@ enum PlotCommand {
         let plot = TracePlot(trace: trace, title: name, width: size.width, height: size.height)
         let lower = dest.lowercased()
         if lower.hasSuffix(".svg") {
-            try writeFileAtomically(dest, Array(plot.svg().utf8))
+            try writeOutput(dest, Array(plot.svg().utf8))
         } else if lower.hasSuffix(".png") {
             let pixels = try plot.renderPixels()
             let png: [UInt8]
             do { png = try PNGEncoder().encode(pixels: pixels.pixels, width: pixels.width, height: pixels.height) } catch {
                 throw CommandError("\(dest): \(error)")
             }
-            try writeFileAtomically(dest, png)
+            try writeOutput(dest, png)
         } else {
             throw CommandError("\(dest): --out must end in .png or .svg")
         }

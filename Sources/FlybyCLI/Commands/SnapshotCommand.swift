@@ -7,7 +7,7 @@ import FlybyRender
 /// `flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON] [--threads N]`.
 enum SnapshotCommand {
     static let help = """
-    usage: flyby snapshot --out FILE.png [--style S] [--size WxH] [--camera JSON] [--threads N]
+    usage: flyby snapshot --out FILE.png|FILE.jpg [--style S] [--size WxH] [--camera JSON] [--threads N]
 
     Renders one frame of a style to a PNG. --style is a built-in style (world, city, optionally
     with a light preset: world:night) or a style JSON file (default world). --size defaults to
@@ -15,22 +15,23 @@ enum SnapshotCommand {
       --camera '{"center": [24.94, 60.17], "zoom": 14, "pitch": 60, "bearing": 30}'
     Fields it leaves out come from the style's default camera. --threads N (1…64, default 1)
     rasterizes the layers in N row bands at once; the pixels are the same for every N. The PNG is
-    written atomically.
+    written atomically; a .jpg (.jpeg) is encoded by ffmpeg (exit 3 without it).
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
         let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera", "threads"])
         guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'snapshot' (see 'flyby help snapshot')") }
         guard let dest = o.values["out"] else { throw CommandError("'snapshot' needs --out FILE.png (see 'flyby help snapshot')") }
+        let image: ImageOutput
+        do { image = try ImageOutput(dest) } catch { throw CommandError(error.description) }
         let scene = try RenderScene(o)
         var renderer = try scene.makeRenderer()
         var frame = PixelBuffer(width: scene.width, height: scene.height)
         renderer.render(camera: scene.camera, into: &frame)
-        let png = try PNGEncoder(compressionLevel: 9).encode(pixels: frame.pixels, width: frame.width, height: frame.height)
         do {
-            try AtomicFileWriter.write(png, to: dest)
+            try image.write(pixels: frame.pixels, width: frame.width, height: frame.height, searchPath: out.environment["PATH"])
         } catch {
-            throw CommandError("cannot write '\(dest)': \(error)")
+            throw PlayCommand.commandError(error, output: dest)
         }
     }
 }

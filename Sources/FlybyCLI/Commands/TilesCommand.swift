@@ -44,7 +44,7 @@ enum TilesCommand {
                 throw CommandError("\(path): tile \(z)/\(x)/\(y): the archive holds no such tile")
             }
             let bytes = TileGeoJSON.featureCollection(tile, id: TileID(z: z, x: x, y: y))
-            if let dest = o.values["out"] { try writeFileAtomically(dest, bytes) } else { out.write(bytes) }
+            if let dest = o.values["out"] { try writeOutput(dest, bytes) } else { out.write(bytes) }
         default:
             throw CommandError("unknown 'tiles' subcommand '\(sub)' (use 'info' or 'decode'; see 'flyby help tiles')")
         }

@@ -19,13 +19,13 @@ enum TraceCommand {
         let path = o.positional[0]
         let script = try FlightScriptParser.parse(bytes: try readFile(path), file: path)
         let bytes = try trace(script)
-        if let dest = o.values["out"] { try writeFileAtomically(dest, bytes) } else { out.write(bytes) }
+        if let dest = o.values["out"] { try writeOutput(dest, bytes) } else { out.write(bytes) }
     }
 
     /// The whole trace of a script, as bytes.
     static func trace(_ script: FlightScript) throws -> [UInt8] {
         var bytes = TraceWriter.header(fps: script.fps, size: script.size, style: script.style)
-        let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file))
+        let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(of: script))
         try runner.run { TraceWriter.appendFrame($0, to: &bytes) }
         return bytes
     }
@@ -40,6 +40,17 @@ enum StyleResolver {
         if StyleLoader.builtinStyles.contains(base) || style.hasPrefix("/") || !isPath { return style }
         guard let slash = file.lastIndex(of: "/") else { return style }
         return String(file[...slash]) + style
+    }
+
+    /// The root camera of a flight's style; an error in the style file is reported at the
+    /// flight's `style` field (`FLIGHT:LINE:COLUMN: style: … (while reading STYLE)`).
+    static func defaultCamera(of script: FlightScript) throws -> CameraState {
+        do {
+            return try defaultCamera(for: script.style, relativeTo: script.file)
+        } catch let e as InputError {
+            guard let location = script.styleLocation else { throw e }
+            throw location.referring(to: e)
+        }
     }
 
     /// The style's root camera (CONTRACTS.md §2: a flight without `camera` starts there).

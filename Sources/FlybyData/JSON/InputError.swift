@@ -7,17 +7,60 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     public var column: Int?
     public var path: String?
     public var message: String
+    /// The other file this error happened in, when this error's place (a field such as a
+    /// flight's `style`) names that file: shown as `(while reading OTHER:LINE:COLUMN)`.
+    public var whileReading: String?
 
     public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil, message: String) {
         self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
     }
 
     public var description: String {
-        var s = file
+        var s = file == "-" ? "standard input" : InputError.escaped(file)
         if let line { s += ":\(line)"; if let column { s += ":\(column)" } }
         s += ": "
         if let path, !path.isEmpty { s += "\(path): " }
-        return s + message
+        s += InputError.escaped(message)
+        if let whileReading { s += " (while reading \(InputError.escaped(whileReading)))" }
+        return s
+    }
+
+    /// `inner`, an error in a file that this error's place names (a flight's `style` or `track`, a
+    /// style's `data`), reported at this place:
+    /// `FILE:LINE:COLUMN: PATH: INNER.PATH: inner message (while reading INNER.FILE:LINE:COLUMN)`.
+    public func referring(to inner: InputError) -> InputError {
+        var e = self
+        var text = ""
+        if let p = inner.path, !p.isEmpty { text += p + ": " }
+        text += inner.message
+        if let nested = inner.whileReading { text += " (while reading \(nested))" }
+        e.message = text
+        var other = inner.file == "-" ? "standard input" : inner.file
+        if let line = inner.line { other += ":\(line)"; if let column = inner.column { other += ":\(column)" } }
+        e.whileReading = other
+        return e
+    }
+
+    /// `text` with line breaks, other control characters and U+FFFD (what undecodable bytes of a
+    /// file name become) written as escapes (`\n`, `\u{7}`, `\u{FFFD}`), so an error is always one line.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Control characters (C0, DEL, C1), line and paragraph separators and the replacement character.
+    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029 || s.value == 0xFFFD
     }
 }
 

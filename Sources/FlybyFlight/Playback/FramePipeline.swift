@@ -24,10 +24,12 @@ public final class FramePipeline {
     ///   - encode: optional work done on the render thread after drawing, such as converting the
     ///     pixels to Y′CbCr for the encoder; its bytes come with the frame as ``Frame/encoded``.
     ///   - makeRenderer: called once on each render thread.
-    public init(threads: Int, encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)? = nil,
+    ///   - window: frames rendered ahead of the one delivered (default `2 · threads + 2`; see
+    ///     ``MemoryBudget`` for a window that fits a memory budget).
+    public init(threads: Int, window: Int? = nil, encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)? = nil,
                 makeRenderer: @escaping @Sendable () throws -> any FrameRendering) {
         self.threads = max(1, threads)
-        self.window = 2 * max(1, threads) + 2
+        self.window = max(1, window ?? 2 * max(1, threads) + 2)
         self.encode = encode
         self.makeRenderer = makeRenderer
     }
@@ -142,7 +144,7 @@ public final class FramePipeline {
     }
 }
 
-/// Playback was interrupted (Ctrl-C).
+/// Playback was interrupted (a signal: Ctrl-C, SIGTERM, SIGHUP).
 public struct PlaybackCancelled: Error, CustomStringConvertible {
     public init() {}
     public var description: String { "interrupted" }

@@ -9,6 +9,9 @@ public struct FlightScript: Sendable {
     public var fps: Double
     /// Style name or path, as written.
     public var style: String
+    /// Where `style` is written in the flight file (an ``InputError`` with an empty message), so
+    /// an error in the style file can be reported at the flight's field; nil when absent.
+    public var styleLocation: InputError?
     /// Start camera fields given by the script (the rest come from the style's default camera).
     public var camera: CameraOptions
     public var bounds: CameraBounds

@@ -31,7 +31,7 @@ public enum FlightScriptParser {
             script.fps = try v.double()
             guard script.fps > 0 && script.fps <= 1000 else { throw v.error("fps must be in 0…1000 (exclusive of 0), found \(script.fps)") }
         }
-        if let v = try root.member("style") { script.style = try v.string() }
+        if let v = try root.member("style") { script.style = try v.string(); script.styleLocation = v.error("") }
         if let v = try root.member("camera") { script.camera = try camera(v) }
         if let v = try root.member("bounds") { script.bounds = try bounds(v) }
         if let v = try root.member("location") { script.location = try location(v, file: file) }
@@ -246,7 +246,12 @@ extension FlightScriptParser {
         let trackCursor = try c.required("track")
         let reference = try trackCursor.string()
         let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }
-        let track = try TrackFile.load(reference, relativeTo: directory)
+        let track: Track
+        do {
+            track = try TrackFile.load(reference, relativeTo: directory)
+        } catch {
+            throw trackCursor.error("").referring(to: error)
+        }
         let speed = try c.member("speed")?.double(in: 0.001...1000, what: "speed") ?? 1
         let loop = try c.member("loop")?.bool() ?? false
         var mode = PuckInterpolationMode.mapboxDefault

@@ -5,31 +5,81 @@ import Darwin
 #endif
 
 /// Where `flyby play --out OUT` sends frames (CONTRACTS.md §1), decided from `OUT`.
+///
+/// The format policy lives here, not in the command line: a known extension picks a stream, an
+/// existing folder, a trailing `/` or a name without an extension is a PNG folder, `-` is a Y4M
+/// stream on standard output, and any other extension is refused naming the supported ones —
+/// never a folder of PNGs by surprise.
 public enum FrameOutput: Sendable, Equatable {
     /// `*.mp4`: H.264 through ffmpeg.
     case mp4(path: String)
     /// `*.gif`: animated GIF through ffmpeg.
     case gif(path: String)
-    /// `*.y4m`: YUV4MPEG2, written by ``Y4MWriter``.
+    /// `*.y4m`, `-` (standard output), or an existing FIFO or device without a known extension:
+    /// YUV4MPEG2, written by ``Y4MWriter``.
     case y4m(path: String)
-    /// Anything else: a folder (existing or new) of `frame-NNNNNN.png` files.
+    /// `*.webm`, `*.mov`, `*.mkv`: VP9 in WebM, H.264 in QuickTime or Matroska, through ffmpeg.
+    case video(path: String, format: FFmpegWriter.Format)
+    /// An existing folder, a path ending in `/`, or a new name without an extension: a folder of
+    /// `frame-NNNNNN.png` files.
     case pngFolder(path: String)
     /// The word `null`: render and discard (for timing).
     case null
 
+    /// What `--out` accepts, for error messages.
+    public static let supported = "a video (.mp4, .webm, .mov, .mkv, .gif), a .y4m stream ('-' for standard output), "
+        + "a folder of PNG frames (an existing folder, or a name without an extension), or 'null'"
+
     /// Classifies an `--out` argument by its extension (case-insensitive).
-    public init(_ out: String) {
+    /// - Throws: ``MediaError/invalidArgument(_:)`` for an extension no output covers (a `.jpg` or
+    ///   `.png` is one image: `flyby snapshot` writes those).
+    public init(_ out: String) throws(MediaError) {
         let lower = out.lowercased()
+        var info = stat()
         if out == "null" {
             self = .null
-        } else if lower.hasSuffix(".mp4") {
-            self = .mp4(path: out)
-        } else if lower.hasSuffix(".gif") {
-            self = .gif(path: out)
-        } else if lower.hasSuffix(".y4m") {
+        } else if out == "-" || lower.hasSuffix(".y4m") {
             self = .y4m(path: out)
+        } else if let format = FFmpegWriter.format(forPath: out), format != .jpeg {
+            switch format {
+            case .mp4: self = .mp4(path: out)
+            case .gif: self = .gif(path: out)
+            default: self = .video(path: out, format: format)
+            }
+        } else if out.hasSuffix("/") || (stat(out, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
+            self = .pngFolder(path: out)
+        } else if AtomicFileWriter.writesInPlace(out) {
+            // A FIFO or device (`>(ffplay -)`, /dev/null): a Y4M stream, written in place.
+            self = .y4m(path: out)
+        } else if let ext = FrameOutput.fileExtension(out) {
+            let image = ["jpg", "jpeg", "png"].contains(ext.lowercased()) ? " ('flyby snapshot' writes one .png or .jpg image)" : ""
+            throw .invalidArgument("'\(out)': flyby cannot write .\(ext) frames\(image); --out takes \(FrameOutput.supported)")
         } else {
             self = .pngFolder(path: out)
+        }
+    }
+
+    /// The extension of the last path component (`clip.mov` → `mov`), nil when there is none.
+    static func fileExtension(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// Whether the output is a stream with one frame rate (a whole number of frames per second).
+    public var needsWholeFPS: Bool {
+        switch self {
+        case .mp4, .gif, .y4m, .video: return true
+        case .pngFolder, .null: return false
+        }
+    }
+
+    /// Whether the sink takes 4:2:0 BT.709 planes converted by the render threads (see
+    /// ``FFmpegWriter/InputFormat/yuv420pBT709``): the ffmpeg video outputs but GIF.
+    public var takesPlanes: Bool {
+        switch self {
+        case .mp4, .video: return true
+        default: return false
         }
     }
 
@@ -40,14 +90,21 @@ public enum FrameOutput: Sendable, Equatable {
     ///   - fps: frames per second (whole number, as in flight scripts).
     ///   - ffmpeg: options for the ffmpeg outputs (its `fps` and `format` are replaced).
     ///   - png: the encoder for PNG folders.
-    /// - Throws: ``MediaError``; ``MediaError/ffmpegNotFound(searchPath:)`` for MP4/GIF without ffmpeg.
+    /// - Throws: ``MediaError``; ``MediaError/ffmpegNotFound(searchPath:)`` for ffmpeg outputs without ffmpeg.
     public func makeSink(width: Int, height: Int, fps: Int, ffmpeg: FFmpegWriter.Options = .init(),
                          png: PNGEncoder = PNGEncoder()) throws(MediaError) -> any FrameSink {
+        var options = ffmpeg
+        options.fps = (fps, 1)
         switch self {
-        case .mp4(let path), .gif(let path):
-            var options = ffmpeg
-            options.fps = (fps, 1)
-            options.format = { if case .gif = self { return .gif } else { return .mp4 } }()
+        case .mp4(let path):
+            options.format = .mp4
+            return try FFmpegWriter(path: path, width: width, height: height, options: options)
+        case .gif(let path):
+            options.format = .gif
+            options.input = .bgra
+            return try FFmpegWriter(path: path, width: width, height: height, options: options)
+        case .video(let path, let format):
+            options.format = format
             return try FFmpegWriter(path: path, width: width, height: height, options: options)
         case .y4m(let path):
             return try Y4MWriter(path: path, width: width, height: height, fps: (fps, 1))
@@ -55,6 +112,46 @@ public enum FrameOutput: Sendable, Equatable {
             return try PNGFolderWriter(directory: path, width: width, height: height, encoder: png)
         case .null:
             return NullFrameSink()
+        }
+    }
+}
+
+/// What `flyby snapshot --out FILE` writes: a PNG (encoded here) or a JPEG (through ffmpeg).
+public enum ImageOutput: Sendable, Equatable {
+    case png(path: String)
+    case jpeg(path: String)
+
+    /// Classifies by extension; anything but `.png`, `.jpg`, `.jpeg` (or `-`, a PNG on standard
+    /// output) is refused naming those.
+    public init(_ out: String) throws(MediaError) {
+        let lower = out.lowercased()
+        if out == "-" || lower.hasSuffix(".png") {
+            self = .png(path: out)
+        } else if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") {
+            self = .jpeg(path: out)
+        } else {
+            throw .invalidArgument("'\(out)': a snapshot is a .png or .jpg (.jpeg) file, or '-' for a PNG on standard output")
+        }
+    }
+
+    /// Writes one premultiplied ARGB frame.
+    /// - Throws: ``MediaError``; ``MediaError/ffmpegNotFound(searchPath:)`` for JPEG without ffmpeg.
+    public func write(pixels: [UInt32], width: Int, height: Int, searchPath: String? = nil) throws(MediaError) {
+        switch self {
+        case .png(let path):
+            let png = try PNGEncoder(compressionLevel: 9).encode(pixels: pixels, width: width, height: height)
+            try AtomicFileWriter.write(png, to: path)
+        case .jpeg(let path):
+            var options = FFmpegWriter.Options(format: .jpeg)
+            options.searchPath = searchPath
+            let writer = try FFmpegWriter(path: path, width: width, height: height, options: options)
+            do {
+                try writer.write(frame: pixels, index: 0)
+                try writer.finish()
+            } catch {
+                writer.cancel()
+                throw error
+            }
         }
     }
 }

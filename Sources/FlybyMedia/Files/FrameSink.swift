@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A destination for a sequence of rendered frames: a PNG folder, a Y4M file or an ffmpeg encode.
 ///
 /// Frames are premultiplied ARGB (`0xAARRGGBB`), row-major, top row first, all of the size the sink
@@ -33,6 +39,11 @@ func checkFrame(_ frame: UnsafeBufferPointer<UInt32>, width: Int, height: Int) t
 
 /// Writes each frame as `frame-NNNNNN.png` in a folder, numbered by absolute frame index
 /// (CONTRACTS.md §1: `flyby play … --out DIR`). Each file is written atomically.
+///
+/// The writer remembers what it made: the folders it created and the frame files that did not
+/// exist before it wrote them. ``cancel()`` removes exactly those (a folder that existed before
+/// keeps its earlier files; a frame file it overwrote keeps the new frame), and until ``finish()``
+/// they are listed in ``CleanupRegistry`` so a signal removes them too.
 public final class PNGFolderWriter: FrameSink {
     /// The output folder (created, with its parents, if missing).
     public let directory: String
@@ -40,6 +51,11 @@ public final class PNGFolderWriter: FrameSink {
     public let width: Int, height: Int
     /// The encoder used for every frame.
     public var encoder: PNGEncoder
+    /// Folders this writer created, outermost first.
+    public private(set) var createdFolders: [String]
+    /// Frame files this writer created (not those it overwrote).
+    public private(set) var createdFiles: [String] = []
+    private var closed = false
 
     /// Creates the folder if needed.
     public init(directory: String, width: Int, height: Int, encoder: PNGEncoder = PNGEncoder()) throws(MediaError) {
@@ -48,8 +64,12 @@ public final class PNGFolderWriter: FrameSink {
         self.width = width
         self.height = height
         self.encoder = encoder
-        try AtomicFileWriter.makeDirectories(directory)
+        createdFolders = try AtomicFileWriter.makeDirectories(directory)
+        for folder in createdFolders { CleanupRegistry.shared.add(folder: folder) }
     }
+
+    /// Whether the folder existed before this writer (so an interrupted run leaves it in place).
+    public var folderExisted: Bool { createdFolders.isEmpty }
 
     /// `frame-000042.png` for index 42: six digits, zero-padded, more digits past 999999.
     public static func fileName(frameIndex: Int) -> String {
@@ -67,12 +87,32 @@ public final class PNGFolderWriter: FrameSink {
         guard index >= 0 else { throw .invalidArgument("frame index \(index) is negative") }
         try checkFrame(frame, width: width, height: height)
         let png = try encoder.encode(pixels: frame, width: width, height: height)
-        try AtomicFileWriter.write(png, to: path(frameIndex: index))
+        let file = path(frameIndex: index)
+        var info = stat()
+        let isNew = lstat(file, &info) != 0
+        if isNew {
+            // Registered before it exists, so a signal between the rename and here still removes it.
+            CleanupRegistry.shared.add(path: file)
+            createdFiles.append(file)
+        }
+        try AtomicFileWriter.write(png, to: file)
     }
 
-    /// Nothing to do: every frame file is complete when ``write(frame:index:)`` returns.
-    public func finish() throws(MediaError) {}
+    /// Keeps every frame: they are complete.
+    public func finish() throws(MediaError) {
+        guard !closed else { return }
+        closed = true
+        CleanupRegistry.shared.remove(paths: createdFiles)
+        for folder in createdFolders { CleanupRegistry.shared.remove(folder: folder) }
+    }
 
-    /// Nothing to remove: frame files already written stay (they are complete).
-    public func cancel() {}
+    /// Removes the frames and folders this writer created; what was there before stays.
+    public func cancel() {
+        guard !closed else { return }
+        closed = true
+        for file in createdFiles { unlink(file) }
+        for folder in createdFolders.reversed() { rmdir(folder) }
+        CleanupRegistry.shared.remove(paths: createdFiles)
+        for folder in createdFolders { CleanupRegistry.shared.remove(folder: folder) }
+    }
 }

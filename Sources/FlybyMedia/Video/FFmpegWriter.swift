@@ -25,11 +25,22 @@ import Darwin
 /// process (a dying ffmpeg must become an error, not kill us).
 public final class FFmpegWriter: FrameSink {
     /// Container/codec of the output.
-    public enum Format: Sendable {
+    public enum Format: Sendable, Equatable {
         /// H.264 (libx264) in MP4.
         case mp4
         /// Animated GIF with a generated palette.
         case gif
+        /// VP9 (libvpx-vp9, constant quality) in WebM.
+        case webm
+        /// H.264 (libx264) in a QuickTime `.mov`.
+        case mov
+        /// H.264 (libx264) in Matroska `.mkv`.
+        case mkv
+        /// One JPEG image (MJPEG encoder, `-frames:v 1`), for snapshots.
+        case jpeg
+
+        /// Whether the encoder takes 4:2:0 BT.709 limited-range planes (the video formats but GIF).
+        public var takesPlanes: Bool { self != .gif && self != .jpeg }
     }
 
     /// Encoding options.
@@ -81,7 +92,10 @@ public final class FFmpegWriter: FrameSink {
     /// The pixel layout ``write(planes:)`` or ``write(frame:index:)`` must be given.
     public let input: InputFormat
     private let process: Process
+    /// The hidden temporary output ffmpeg writes (empty when it writes the destination in place).
     private let temporaryPath: String
+    /// Where the temporary output is renamed to (a symlink's target for a link to a file).
+    private let renameTarget: String
     private let stderrPath: String
     private var pipeFD: Int32
     private var finished = false
@@ -108,27 +122,42 @@ public final class FFmpegWriter: FrameSink {
         self.path = path
         self.width = width
         self.height = height
-        format = options.format ?? (path.lowercased().hasSuffix(".gif") ? .gif : .mp4)
+        format = options.format ?? FFmpegWriter.format(forPath: path) ?? .mp4
         input = options.input
-        guard input == .bgra || format == .mp4 else { throw .invalidArgument("Y′CbCr input is for MP4 output only") }
+        guard input == .bgra || format.takesPlanes else { throw .invalidArgument("Y′CbCr input is not for GIF or JPEG output") }
 
-        let (temporary, tempFD) = try AtomicFileWriter.makeTemporary(for: path)
-        close(tempFD)  // ffmpeg opens it by name and overwrites it (-y)
+        // A device, FIFO or standard output is written in place (ffmpeg opens it itself); a file
+        // goes through a hidden temporary name renamed on success (see AtomicFileWriter).
+        let destination = try AtomicFileWriter.classify(path)
+        let ffmpegOutput: String, temporary: String
+        switch destination {
+        case .replace(let target):
+            let (made, tempFD) = try AtomicFileWriter.makeTemporary(for: target)
+            close(tempFD)  // ffmpeg opens it by name and overwrites it (-y)
+            temporary = made
+            renameTarget = target
+            ffmpegOutput = made
+        case .special:
+            temporary = ""; renameTarget = path; ffmpegOutput = path
+        case .standardOutput:
+            temporary = ""; renameTarget = path; ffmpegOutput = "pipe:1"
+        }
         temporaryPath = temporary
         var stderrTemplate = Array(((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/flyby-ffmpeg-XXXXXX").utf8CString)
         let stderrFD = stderrTemplate.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         stderrPath = String(decoding: stderrTemplate.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard stderrFD >= 0 else {
             let e = errno
-            unlink(temporary)
+            FFmpegWriter.removeTemporary(temporary)
             throw .io(operation: "create temporary file", path: stderrPath, errno: e)
         }
+        CleanupRegistry.shared.add(path: stderrPath)
         var fds: [Int32] = [-1, -1]
         // pipe2(O_CLOEXEC) is not exported to Swift; set close-on-exec right after pipe(). The write end
         // must not leak into ffmpeg, or ffmpeg would never see end-of-file.
         guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
             let e = errno
-            unlink(temporary); close(stderrFD); unlink(stderrPath)
+            FFmpegWriter.removeTemporary(temporary); close(stderrFD); FFmpegWriter.removeTemporary(stderrPath)
             throw .io(operation: "pipe", path: path, errno: e)
         }
         pipeFD = fds[1]
@@ -138,18 +167,19 @@ public final class FFmpegWriter: FrameSink {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = FFmpegWriter.arguments(width: width, height: height, format: format, options: options,
-                                                   output: temporary)
+                                                   output: ffmpegOutput)
         process.standardInput = FileHandle(fileDescriptor: fds[0], closeOnDealloc: false)
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = destination == .standardOutput ? FileHandle.standardOutput : FileHandle.nullDevice
         process.standardError = FileHandle(fileDescriptor: stderrFD, closeOnDealloc: false)
         do {
             try process.run()
         } catch {
             close(fds[0]); close(fds[1]); close(stderrFD)
-            unlink(temporary); unlink(stderrPath)
+            FFmpegWriter.removeTemporary(temporary); FFmpegWriter.removeTemporary(stderrPath)
             finished = true
             throw .ffmpegFailed(status: -1, stderrTail: "could not start \(executable): \(error)")
         }
+        CleanupRegistry.shared.add(child: process.processIdentifier)
         // The child has its own copies now; ours must go so that ffmpeg sees end-of-file.
         close(fds[0])
         close(stderrFD)
@@ -177,7 +207,7 @@ public final class FFmpegWriter: FrameSink {
                     "-f", "rawvideo", "-pix_fmt", pixelFormat, "-s", "\(width)x\(height)",
                     "-framerate", "\(options.fps.numerator)/\(options.fps.denominator)", "-i", "pipe:0", "-an"]
         switch format {
-        case .mp4:
+        case .mp4, .mov, .mkv, .webm:
             var filters: [String] = []
             if width % 2 != 0 || height % 2 != 0 { filters.append("pad=ceil(iw/2)*2:ceil(ih/2)*2") }
             if !planar {
@@ -185,16 +215,41 @@ public final class FFmpegWriter: FrameSink {
                 filters.append("format=yuv420p")
             }
             if !filters.isEmpty { args += ["-vf", filters.joined(separator: ",")] }
-            args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf),
-                     "-pix_fmt", "yuv420p",
-                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                     "-movflags", "+faststart", "-f", "mp4", output]
+            if format == .webm {
+                // VP9 constant quality: its CRF scale is 0…63; x264's 0…51 maps onto it linearly.
+                let vp9CRF = (options.crf * 63 + 25) / 51
+                args += ["-c:v", "libvpx-vp9", "-crf", String(vp9CRF), "-b:v", "0", "-row-mt", "1",
+                         "-deadline", "good", "-cpu-used", "4"]
+            } else {
+                args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf)]
+            }
+            args += ["-pix_fmt", "yuv420p",
+                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+            switch format {
+            case .mp4: args += ["-movflags", "+faststart", "-f", "mp4"]
+            case .mov: args += ["-movflags", "+faststart", "-f", "mov"]
+            case .mkv: args += ["-f", "matroska"]
+            default: args += ["-f", "webm"]
+            }
+            args.append(output)
+        case .jpeg:
+            args += ["-vf", "scale=out_color_matrix=bt601:out_range=pc,format=yuvj444p", "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "2",
+                     "-f", "image2", "-update", "1", output]
         case .gif:
             let rate = options.gifFPS.map { "fps=\($0)," } ?? ""
             args += ["-vf", "\(rate)split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=3",
                      "-loop", "0", "-f", "gif", output]
         }
         return args
+    }
+
+    /// The format for a file name's extension (case-insensitive), or nil when ffmpeg output does
+    /// not cover it: `.mp4`, `.gif`, `.webm`, `.mov`, `.mkv`, `.jpg`/`.jpeg`.
+    public static func format(forPath path: String) -> Format? {
+        let lower = path.lowercased()
+        let table: [(String, Format)] = [(".mp4", .mp4), (".gif", .gif), (".webm", .webm), (".mov", .mov),
+                                         (".mkv", .mkv), (".jpg", .jpeg), (".jpeg", .jpeg)]
+        return table.first { lower.hasSuffix($0.0) }?.1
     }
 
     /// The first executable file named `name` in the colon-separated folder list `searchPath`.
@@ -250,8 +305,11 @@ public final class FFmpegWriter: FrameSink {
             throw fail(fallback: "")
         }
         finished = true
-        unlink(stderrPath)
-        try AtomicFileWriter.rename(temporaryPath, to: path)
+        CleanupRegistry.shared.remove(child: process.processIdentifier)
+        FFmpegWriter.removeTemporary(stderrPath)
+        guard !temporaryPath.isEmpty else { return }
+        CleanupRegistry.shared.remove(path: temporaryPath)
+        try AtomicFileWriter.rename(temporaryPath, to: renameTarget)
     }
 
     /// Stops ffmpeg and removes the temporary output.
@@ -261,8 +319,16 @@ public final class FFmpegWriter: FrameSink {
         if pipeFD >= 0 { close(pipeFD); pipeFD = -1 }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        unlink(temporaryPath)
-        unlink(stderrPath)
+        CleanupRegistry.shared.remove(child: process.processIdentifier)
+        FFmpegWriter.removeTemporary(temporaryPath)
+        FFmpegWriter.removeTemporary(stderrPath)
+    }
+
+    /// Removes a temporary file this writer made and forgets it in ``CleanupRegistry``.
+    static func removeTemporary(_ path: String) {
+        guard !path.isEmpty else { return }
+        unlink(path)
+        CleanupRegistry.shared.remove(path: path)
     }
 
     /// Stops ffmpeg, cleans up and builds the error from ffmpeg's stderr.
@@ -273,8 +339,9 @@ public final class FFmpegWriter: FrameSink {
         var tail = FFmpegWriter.tail(ofFile: stderrPath)
         if tail.isEmpty { tail = fallback }
         finished = true
-        unlink(temporaryPath)
-        unlink(stderrPath)
+        CleanupRegistry.shared.remove(child: process.processIdentifier)
+        FFmpegWriter.removeTemporary(temporaryPath)
+        FFmpegWriter.removeTemporary(stderrPath)
         return .ffmpegFailed(status: status == 0 ? -1 : status, stderrTail: tail)
     }
 

@@ -26,6 +26,27 @@ public struct Dasher: Sendable {
         return sum > 0
     }
 
+    /// The shortest pattern period (pixels) cut into dashes; a finer pattern is drawn solid at
+    /// its average coverage (see ``subpixelCoverage(_:)``).
+    public static let minimumPeriod = 1.0
+
+    /// For a valid pattern whose period (sum of its lengths, pixels; an odd pattern counts twice)
+    /// is under ``minimumPeriod``: the fraction of its length that is "on", which is what such a
+    /// pattern covers on average across each pixel. Drawing it as a solid line of that opacity
+    /// looks the same and needs no dashes, where cutting it would make a dash every few
+    /// millionths of a pixel ([1e-6, 1e-6] on a 3 px line: billions of contours). nil otherwise.
+    public static func subpixelCoverage(_ dashes: [Double]) -> Double? {
+        guard isValidPattern(dashes) else { return nil }
+        let lengths = dashes.count % 2 == 1 ? dashes + dashes : dashes
+        var total = 0.0, on = 0.0
+        for (k, d) in lengths.enumerated() {
+            total += d
+            if k % 2 == 0 { on += d }
+        }
+        guard total < minimumPeriod else { return nil }
+        return on / total
+    }
+
     /// Appends the dashes of every contour of `path` to `out` as open contours. With an invalid
     /// pattern (see ``isValidPattern(_:)``) the contours are appended unchanged.
     /// - Parameter visible: when given, dashes are emitted only where segments pass through this

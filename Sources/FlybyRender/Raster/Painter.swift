@@ -70,7 +70,11 @@ public struct Painter: Sendable {
         guard !box.isEmpty, b.maxX + reach > Double(box.minX), b.minX - reach < Double(box.maxX),
               b.maxY + reach > Double(box.minY), b.minY - reach < Double(box.maxY) else { return }
         outline.removeAll()
-        if Dasher.isValidPattern(style.dashes) {
+        if let coverage = Dasher.subpixelCoverage(style.dashes) {
+            // A pattern finer than a pixel: its average coverage, drawn solid.
+            paint = paint.withAlphaScaled(by: coverage)
+            stroker.stroke(path, style: effective, into: &outline)
+        } else if Dasher.isValidPattern(style.dashes) {
             dashed.removeAll()
             let d = dashBox(clip)
             let v = (Double(d.minX) - reach, Double(d.minY) - reach, Double(d.maxX) + reach, Double(d.maxY) + reach)

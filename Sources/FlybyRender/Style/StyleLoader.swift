@@ -220,7 +220,11 @@ public struct StyleLoader: Sendable {
                         e.message = "cannot read the GeoJSON file '\(path)'"
                         throw e
                     }
-                    data = ProjectedSource(try GeoJSON.load(path: path))
+                    do {
+                        data = ProjectedSource(try GeoJSON.load(path: path))
+                    } catch {
+                        throw s.dataLocation.referring(to: error)
+                    }
                     cache[path] = data
                 }
             }

@@ -12,6 +12,26 @@ import Testing
         return Array(a[(10 * 40)..<(11 * 40)])
     }
 
+    /// A pattern finer than a pixel is its average coverage: [1e-6, 1e-6] on a 3 px line is a
+    /// solid line at half opacity (cutting it would make billions of dashes).
+    @Test func patternFinerThanAPixelIsDrawnAtItsAverageCoverage() {
+        #expect(Dasher.subpixelCoverage([1e-6, 1e-6]) == 0.5)
+        #expect(Dasher.subpixelCoverage([0.1, 0.3]) == 0.25)
+        #expect(Dasher.subpixelCoverage([0.2]) == 0.5)
+        #expect(Dasher.subpixelCoverage([4, 2]) == nil)
+        #expect(Dasher.subpixelCoverage([0, 0]) == nil)
+        var path = Path()
+        path.addPolyline([pt(0, 10.5), pt(40, 10.5)])
+        let fine = renderedAlpha(width: 40, height: 20) { p, b in
+            p.stroke(path, style: StrokeStyle(width: 3, dashes: [3e-6, 3e-6]), color: .white, into: &b)
+        }
+        let half = renderedAlpha(width: 40, height: 20) { p, b in
+            p.stroke(path, style: StrokeStyle(width: 3), color: Color.white.withAlphaScaled(by: 0.5), into: &b)
+        }
+        #expect(fine == half)
+        #expect(fine[10 * 40 + 20] > 100 && fine[10 * 40 + 20] < 150)
+    }
+
     @Test func onOffPattern() {
         #expect(dashedRow([4, 2]) == (0..<40).map { $0 % 6 < 4 ? 255 : 0 })
         #expect(dashedRow([4, 2], offset: 1) == (0..<40).map { ($0 + 1) % 6 < 4 ? 255 : 0 })

@@ -10,6 +10,8 @@ import FlybyTiles
 /// replays `Tools/Fuzz/regressions/` in the normal test suite.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case flight, style, geojson, gpx, trace, mvt, pmtiles
+    /// The flight parser alone (no simulation), so it reaches millions of runs (issue 14).
+    case flightParser = "flight-parser"
 
     /// Runs one input. Returns false only when an invariant broke (the fuzzer then aborts).
     public func run(_ bytes: [UInt8]) -> Bool {
@@ -25,6 +27,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 if !(c.zoom.isFinite && c.center.latitude.isFinite && c.center.longitude.isFinite && c.bearing.isFinite && c.pitch.isFinite) { ok = false }
             }
             return ok
+        case .flightParser:
+            guard let script = try? FlightScriptParser.parse(bytes: bytes, file: "fuzz.flight.json") else { return true }
+            return script.size.width.isFinite && script.size.height.isFinite && script.fps.isFinite && script.fps > 0
+                && script.size.width * script.size.height <= 16_384 * 16_384
         case .style:
             guard let style = try? Style.parse(bytes, file: "fuzz.style.json") else { return true }
             for layer in style.layers {
