@@ -51,13 +51,13 @@ enum PlayCommand {
     Exit codes: 0 done; 2 bad input or an output that cannot be written (nothing is left under the
     output name); 3 no ffmpeg on PATH for .mp4/.gif (nothing written); 130 interrupted (Ctrl-C; the
     temporary output is removed).
-    """
+    """ + SegmentedPlay.help
 
     /// Set by the SIGINT handler; polled between frames.
     static let interrupted = Atomic<Bool>(false)
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads"])
+        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "segment-frames", "shard"])
         guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
         guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
         let input = o.positional[0]
@@ -84,6 +84,12 @@ enum PlayCommand {
         let plan = try makePlan(input: input, fps: fps, size: size)
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
+        if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
+            return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
+                                     frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads,
+                                     jsonProgress: jsonProgress).run(out)
+        }
+        guard o.values["shard"] == nil else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
 
         let output = FrameOutput(outArg)
         let fpsInt = Int(exactly: plan.fps)

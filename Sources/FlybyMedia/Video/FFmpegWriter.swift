@@ -53,6 +53,8 @@ public final class FFmpegWriter: FrameSink {
         /// to 4:2:0 BT.709 limited range (``write(planes:)``), which lets the caller convert on
         /// its own threads and sends 2.7× fewer bytes.
         public var input: InputFormat = .bgra
+        /// MP4 only: more output options, placed after the codec options (see ``SegmentVideo``).
+        public var extraOutputArguments: [String] = []
 
         public init(format: Format? = nil, crf: Int = 20, preset: String = "veryfast",
                     fps: (numerator: Int, denominator: Int) = (60, 1), gifFPS: Int? = nil,
@@ -187,8 +189,9 @@ public final class FFmpegWriter: FrameSink {
             if !filters.isEmpty { args += ["-vf", filters.joined(separator: ",")] }
             args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf),
                      "-pix_fmt", "yuv420p",
-                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                     "-movflags", "+faststart", "-f", "mp4", output]
+                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+            args += options.extraOutputArguments
+            args += ["-movflags", "+faststart", "-f", "mp4", output]
         case .gif:
             let rate = options.gifFPS.map { "fps=\($0)," } ?? ""
             args += ["-vf", "\(rate)split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=3",
