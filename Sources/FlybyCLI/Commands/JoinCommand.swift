@@ -31,15 +31,22 @@ enum JoinCommand {
         guard header.fileExtension == "mp4" else { throw CommandError("\(manifestPath): join makes MP4 from MP4 segments, these are .\(header.fileExtension)") }
         let status: FarmStatus
         do { status = try FarmStatus(manifest: manifest, store: store) } catch { throw CommandError("\(manifestPath): \(error.message)") }
-        var problems = status.problems
         let searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
-        if problems.isEmpty {
-            for s in status.segments {
-                let probe: SegmentVideo.Probe
-                do { probe = try SegmentVideo.probe(store.path(s.file), searchPath: searchPath) } catch {
-                    throw PlayCommand.commandError(error, output: output)
-                }
-                problems += check(probe, s, header)
+        var problems: [String] = []
+        for (s, phrase) in zip(status.segments, status.phrases) {
+            guard s.state == .finished || s.state == .checksumMismatch else { problems.append(phrase!); continue }
+            let probe: SegmentVideo.Probe
+            do { probe = try SegmentVideo.probe(store.path(s.file), searchPath: searchPath) } catch {
+                throw PlayCommand.commandError(error, output: output)
+            }
+            let found = check(probe, s, header)
+            // A file from another render says so in its tag: a clearer reason than its checksum.
+            if let foreign = found.first(where: { $0.contains("is from another flight") }) {
+                problems.append(foreign)
+            } else if let phrase {
+                problems.append(phrase)
+            } else {
+                problems += found
             }
         }
         guard problems.isEmpty else {

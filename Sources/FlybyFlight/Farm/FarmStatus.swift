@@ -54,8 +54,11 @@ public struct FarmStatus: Sendable {
     public var isComplete: Bool { finishedSegments == segments.count }
 
     /// One phrase per segment that is not finished, e.g. `segment-000016.mp4 (frames 16:21) is not finished`.
-    public var problems: [String] {
-        segments.compactMap { s in
+    public var problems: [String] { phrases.compactMap { $0 } }
+
+    /// Per segment (same order as ``segments``): what is wrong with it, nil when it is finished.
+    public var phrases: [String?] {
+        segments.map { s in
             let what = "\(s.file) (frames \(s.frames.lowerBound):\(s.frames.upperBound))"
             switch s.state {
             case .finished: return nil
