@@ -102,6 +102,10 @@ struct SegmentedPlay {
             Self.signalled.store(0, ordering: .relaxed)
             _ = signal(SIGINT) { s in SegmentedPlay.signalled.store(s, ordering: .relaxed) }
             _ = signal(SIGTERM) { s in SegmentedPlay.signalled.store(s, ordering: .relaxed) }
+            // A parent may have started us with them blocked (spawned from a worker thread).
+            var set = sigset_t()
+            sigemptyset(&set); sigaddset(&set, SIGINT); sigaddset(&set, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
         }
         defer { if installsHandlers { _ = signal(SIGINT, SIG_DFL); _ = signal(SIGTERM, SIG_DFL) } }
         let isCancelled = { installsHandlers && SegmentedPlay.signalled.load(ordering: .relaxed) != 0 }
