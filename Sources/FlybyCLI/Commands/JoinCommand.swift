@@ -33,10 +33,12 @@ enum JoinCommand {
         do { status = try FarmStatus(manifest: manifest, store: store) } catch { throw CommandError("\(manifestPath): \(error.message)") }
         let searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
         var problems: [String] = []
+        let present = status.segments.filter { $0.state == .finished || $0.state == .checksumMismatch }
+        var probes = SegmentVideo.probeAll(present.map { store.path($0.file) }, searchPath: searchPath).makeIterator()
         for (s, phrase) in zip(status.segments, status.phrases) {
             guard s.state == .finished || s.state == .checksumMismatch else { problems.append(phrase!); continue }
             let probe: SegmentVideo.Probe
-            do { probe = try SegmentVideo.probe(store.path(s.file), searchPath: searchPath) } catch {
+            do { probe = try probes.next()!.get() } catch {
                 throw PlayCommand.commandError(error, output: output)
             }
             let found = check(probe, s, header)

@@ -85,6 +85,7 @@ enum PlayCommand {
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
         if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
+            guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
             return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
                                      frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads,
                                      jsonProgress: jsonProgress).run(out)

@@ -45,6 +45,9 @@ struct SegmentedPlay {
     static let signalled = Atomic<Int32>(0)
 
     func run(_ out: CommandOutput) throws {
+        guard case .pngFolder = FrameOutput(directory) else {
+            throw CommandError("--segment-frames writes segments into a folder: --out must name a folder, not '\(directory)'")
+        }
         guard let n = Int(segmentFrames), (1...1_080_000).contains(n) else {
             throw CommandError("--segment-frames must be a whole number 1…1080000, not '\(segmentFrames)'")
         }

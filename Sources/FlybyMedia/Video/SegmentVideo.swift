@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -69,6 +70,17 @@ public enum SegmentVideo {
             }
         }
         return p
+    }
+
+    /// Probes several files at once (one ffprobe per core at a time: ffprobe's start-up, not
+    /// its reading, is most of its time). Results are in the order of `paths`.
+    public static func probeAll(_ paths: [String], searchPath: String) -> [Result<Probe, MediaError>] {
+        let results = Mutex([Result<Probe, MediaError>?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+            let r = Result { () throws(MediaError) in try probe(paths[i], searchPath: searchPath) }
+            results.withLock { $0[i] = r }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     /// Joins MP4 files into `output` with the concat demuxer and stream copy. The output is

@@ -191,4 +191,23 @@ import Glibc
         #expect(next == 31)
         #expect(Farm.flyby(["plan", flight, "--shards", "9", "--segment-frames", "4"]).status == 2, "more shards than segments")
     }
+
+    @Test func badSegmentOptionsAreRefusedWithExit2AndWriteNothing() throws {
+        let (dir, flight) = try Farm.setUp(seconds: 1)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cases: [([String], String)] = [
+            (["--out", dir + "/x.mp4", "--segment-frames", "4"], "must name a folder"),
+            (["--out", dir + "/s", "--shard", "0/2"], "--shard needs --segment-frames"),
+            (["--out", dir + "/s", "--segment-frames", "0"], "--segment-frames must be"),
+            (["--out", dir + "/s", "--segment-frames", "4", "--shard", "2/2"], "--shard must be"),
+            (["--out", dir + "/s", "--segment-frames", "4", "--frames", "2:8"], "segment boundaries"),
+            (["--out", dir + "/s", "--segment-frames", "4", "--trace", dir + "/t.jsonl"], "--trace cannot"),
+        ]
+        for (args, message) in cases {
+            let r = Farm.flyby(["play", flight] + args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.out.stderrText.hasPrefix("flyby: error: ") && r.out.stderrText.contains(message), "\(args): \(r.out.stderrText)")
+        }
+        #expect(Farm.files(dir) == ["farm.style.json", "tour.flight.json"])
+    }
 }
