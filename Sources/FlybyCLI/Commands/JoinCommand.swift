@@ -6,21 +6,23 @@ import Foundation
 /// `flyby join MANIFEST --out FILE.mp4` (CONTRACTS.md §1, issue 20).
 enum JoinCommand {
     static let help = """
-    usage: flyby join MANIFEST --out FILE.mp4
+    usage: flyby join MANIFEST --out FILE.mp4 [--verify-video]
 
     Joins the segments listed in a manifest written by 'flyby play … --segment-frames N' into one
     MP4, without re-encoding (ffmpeg's concat demuxer with stream copy), with the flight's exact
     frame count. Before joining it checks that every segment is finished and present, matches its
     SHA-256, is from the manifest's flight (the segment's own tag), has its frame count, starts
     with a key frame and was encoded with the same settings; and that the manifest itself was not
-    edited by hand. Anything else is refused.
+    edited by hand. Anything else is refused. A segment that matches its SHA-256 is the file that
+    'play' checked with ffprobe before recording it; --verify-video probes every segment again
+    (one ffprobe per segment: slower).
 
     Exit codes: 0 joined; 2 a bad manifest or a missing, mismatched or truncated segment (the
     message names them; nothing is written); 3 no ffmpeg/ffprobe on PATH.
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "join", valued: ["out"])
+        let o = try Options(args, command: "join", valued: ["out"], flags: ["verify-video"])
         guard o.positional.count == 1 else { throw CommandError("'join' takes one manifest.json (see 'flyby help join')") }
         guard let output = o.values["out"], output.lowercased().hasSuffix(".mp4") else {
             throw CommandError("'join' needs --out FILE.mp4 (see 'flyby help join')")
@@ -33,10 +35,14 @@ enum JoinCommand {
         do { status = try FarmStatus(manifest: manifest, store: store) } catch { throw CommandError("\(manifestPath): \(error.message)") }
         let searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
         var problems: [String] = []
-        let present = status.segments.filter { $0.state == .finished || $0.state == .checksumMismatch }
-        var probes = SegmentVideo.probeAll(present.map { store.path($0.file) }, searchPath: searchPath).makeIterator()
+        // A segment whose SHA-256 matches its entry is the file `play` checked with ffprobe before
+        // recording it, so only the others (to say what they are) are probed, unless asked.
+        let all = o.flags.contains("verify-video")
+        func probed(_ s: FarmStatus.Segment) -> Bool { s.state == .checksumMismatch || (all && s.state == .finished) }
+        var probes = SegmentVideo.probeAll(status.segments.filter(probed).map { store.path($0.file) }, searchPath: searchPath).makeIterator()
         for (s, phrase) in zip(status.segments, status.phrases) {
-            guard s.state == .finished || s.state == .checksumMismatch else { problems.append(phrase!); continue }
+            if s.state == .finished && !all { continue }
+            guard probed(s) else { problems.append(phrase!); continue }
             let probe: SegmentVideo.Probe
             do { probe = try probes.next()!.get() } catch {
                 throw PlayCommand.commandError(error, output: output)

@@ -131,6 +131,8 @@ import Glibc
         let (dir, render, other) = try Self.twoRenders()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(Farm.flyby(["join", render + "/manifest.json", "--out", dir + "/good.mp4"]).status == 0)
+        let verified = Farm.flyby(["join", render + "/manifest.json", "--out", dir + "/verified.mp4", "--verify-video"])
+        #expect(verified.status == 0, "\(verified.out.stderrText)")
 
         try Self.expectRefusal(render, in: dir, "missing", message: ["segment-000008.mp4", "missing", "was not written"]) {
             try FileManager.default.removeItem(atPath: $0 + "/segment-000008.mp4")
