@@ -88,6 +88,9 @@ public enum FlybyCommandLine {
         ("bench", "print benchmark figures (bench sim, bench render)"),
         ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
         ("tiles", "inspect a tile archive (tiles info) or print one vector tile as GeoJSON (tiles decode)"),
+        ("join", "join the MP4 segments of a render farm into one video (no re-encoding)"),
+        ("plan", "print a render farm's shards as JSON lines, balanced by estimated cost"),
+        ("farm-status", "how many frames and segments of a segmented render are done"),
         ("help", "show help for a command"),
     ]
 
@@ -114,6 +117,9 @@ public enum FlybyCommandLine {
         case "plot": try PlotCommand.run(rest, out)
         case "snapshot": try SnapshotCommand.run(rest, out)
         case "window": try WindowCommand.run(rest, out)
+        case "join": try JoinCommand.run(rest, out)
+        case "plan": try PlanCommand.run(rest, out)
+        case "farm-status": try FarmStatusCommand.run(rest, out)
         default:
             if first.hasPrefix("-") { throw CommandError("unknown option '\(first)' (see 'flyby help')") }
             throw CommandError("unknown command '\(first)' (see 'flyby help')")
@@ -149,6 +155,9 @@ public enum FlybyCommandLine {
         case "play": return PlayCommand.help
         case "snapshot": return SnapshotCommand.help
         case "plot": return PlotCommand.help
+        case "join": return JoinCommand.help
+        case "plan": return PlanCommand.help
+        case "farm-status": return FarmStatusCommand.help
         case "help": return "usage: flyby help [COMMAND]"
         default: throw CommandError("unknown command '\(command)' (see 'flyby help')")
         }

@@ -58,10 +58,11 @@ enum PlayCommand {
     left); 3 no ffmpeg on PATH for the ffmpeg outputs (nothing written); 130, 143, 129 interrupted
     by SIGINT, SIGTERM, SIGHUP (the temporary output and every frame this run made are removed).
     See docs/files-and-signals.md.
-    """
+    """ + SegmentedPlay.help
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory"])
+        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory",
+                                                            "segment-frames", "shard"])
         guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
         guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
         let input = o.positional[0]
@@ -88,6 +89,13 @@ enum PlayCommand {
         let plan = try makePlan(input: input, fps: fps, size: size)
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
+        if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
+            guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
+            return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
+                                     frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads,
+                                     jsonProgress: jsonProgress).run(out)
+        }
+        guard o.values["shard"] == nil else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
 
         let output = try frameOutput(outArg)
         let fpsInt = Int(exactly: plan.fps)

@@ -64,6 +64,8 @@ public final class FFmpegWriter: FrameSink {
         /// to 4:2:0 BT.709 limited range (``write(planes:)``), which lets the caller convert on
         /// its own threads and sends 2.7× fewer bytes.
         public var input: InputFormat = .bgra
+        /// MP4 only: more output options, placed after the codec options (see ``SegmentVideo``).
+        public var extraOutputArguments: [String] = []
 
         public init(format: Format? = nil, crf: Int = 20, preset: String = "veryfast",
                     fps: (numerator: Int, denominator: Int) = (60, 1), gifFPS: Int? = nil,
@@ -225,6 +227,7 @@ public final class FFmpegWriter: FrameSink {
             }
             args += ["-pix_fmt", "yuv420p",
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+            args += options.extraOutputArguments
             switch format {
             case .mp4: args += ["-movflags", "+faststart", "-f", "mp4"]
             case .mov: args += ["-movflags", "+faststart", "-f", "mov"]
