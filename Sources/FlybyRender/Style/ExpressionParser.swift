@@ -163,14 +163,23 @@ struct ExprParser {
     /// Dispatches to the operator groups (split so each recursion level keeps a small stack
     /// frame: one function holding every operator needed 35 KB per level in debug builds).
     mutating func parseOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?) throws(InputError) -> Parsed {
-        if let p = try parseDataOperator(op, a, c, expected: expected) { return p }
-        if let p = try parseMathOperator(op, a, c, expected: expected) { return p }
-        if let p = try parseTypeOperator(op, a, c, expected: expected) { return p }
-        if let p = try parseControlOperator(op, a, c, expected: expected) { return p }
+        // (No `Optional<Parsed>` here: optionals of these enum tuples miscompiled in debug builds.)
+        var found = true
+        for group in 0..<4 {
+            found = true
+            let p: Parsed
+            switch group {
+            case 0: p = try parseDataOperator(op, a, c, expected: expected, found: &found)
+            case 1: p = try parseMathOperator(op, a, c, expected: expected, found: &found)
+            case 2: p = try parseTypeOperator(op, a, c, expected: expected, found: &found)
+            default: p = try parseControlOperator(op, a, c, expected: expected, found: &found)
+            }
+            if found { return p }
+        }
         throw c.error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].")
     }
 
-    mutating func parseDataOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?) throws(InputError) -> Parsed? {
+    mutating func parseDataOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?, found: inout Bool) throws(InputError) -> Parsed {
         switch op {
         case "literal":
             guard a.count == 1 else { throw c.error("'literal' expression requires exactly one argument, but found \(a.count) instead.") }
@@ -221,11 +230,11 @@ struct ExprParser {
                 item = item == nil || item == p.type ? p.type : .value
             }
             return (.call(.makeArray, items), .array(item ?? .value, items.count))
-        default: return nil
+        default: found = false; return (.constant(.null), .null)
         }
     }
 
-    mutating func parseMathOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?) throws(InputError) -> Parsed? {
+    mutating func parseMathOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?, found: inout Bool) throws(InputError) -> Parsed {
         switch op {
         case "+", "*":
             return (.call(op == "+" ? .add : .multiply, try args(a, .number)), .number)
@@ -248,11 +257,11 @@ struct ExprParser {
             return (op == "all" ? .all(xs) : .any(xs), .boolean)
         case "==", "!=", "<", "<=", ">", ">=":
             return try parseComparison(op, a, c)
-        default: return nil
+        default: found = false; return (.constant(.null), .null)
         }
     }
 
-    mutating func parseTypeOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?) throws(InputError) -> Parsed? {
+    mutating func parseTypeOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?, found: inout Bool) throws(InputError) -> Parsed {
         switch op {
         case "typeof":
             try arity(a, c, 1...1)
@@ -295,11 +304,11 @@ struct ExprParser {
         case "error":
             try arity(a, c, 1...1)
             return (.call(.error, try args(a, .string)), .error)
-        default: return nil
+        default: found = false; return (.constant(.null), .null)
         }
     }
 
-    mutating func parseControlOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?) throws(InputError) -> Parsed? {
+    mutating func parseControlOperator(_ op: String, _ a: [JSONCursor], _ c: JSONCursor, expected: ExprType?, found: inout Bool) throws(InputError) -> Parsed {
         switch op {
         case "at":
             try arity(a, c, 2...2)
@@ -373,7 +382,7 @@ struct ExprParser {
             }
             let shape = try parseShape(a[0], c, polygonsOnly: op == "within", op: op)
             return (op == "within" ? .within(shape) : .distance(shape), op == "within" ? .boolean : .number)
-        default: return nil
+        default: found = false; return (.constant(.null), .null)
         }
     }
 
