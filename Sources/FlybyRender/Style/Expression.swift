@@ -14,9 +14,13 @@ import Darwin
 /// feature. Semantics follow the MapLibre Style Specification's expression reference
 /// (https://maplibre.org/maplibre-style-spec/expressions/).
 public struct StyleExpression: Sendable {
-    let root: ExprNode
+    /// The tree and its static type, in a class box. (Stored directly, the two enums made
+    /// `Optional<StyleExpression>` miscompile in debug builds with Swift 6.3: a `nil` returned
+    /// by `Optional.map` was released as a value. A class reference has a plain layout.)
+    private let box: CompiledExpression
+    var root: ExprNode { box.root }
     /// The static type the compiler proved.
-    let exprType: ExprType
+    var exprType: ExprType { box.type }
     /// The result type the compiler proved (`value` when only known at run time).
     public var type: StyleType { exprType.styleType }
     /// True when the value may change with the zoom (`zoom` appears).
@@ -28,8 +32,7 @@ public struct StyleExpression: Sendable {
     public let dependsOnFeatureState: Bool
 
     init(_ root: ExprNode, type: ExprType) {
-        self.root = root
-        self.exprType = type
+        self.box = CompiledExpression(root, type)
         let d = root.dependencies
         dependsOnZoom = d.contains(.zoom); dependsOnFeature = d.contains(.feature) || d.contains(.state)
         dependsOnFeatureState = d.contains(.state)
@@ -55,6 +58,12 @@ public struct StyleExpression: Sendable {
     public func evaluate(zoom: Double, feature: FeatureContext, globals: ExpressionGlobals) -> StyleValue? {
         root.evaluate(ExprEnv(zoom: zoom, feature: feature, globals: globals))
     }
+}
+
+final class CompiledExpression: Sendable {
+    let root: ExprNode
+    let type: ExprType
+    init(_ root: ExprNode, _ type: ExprType) { self.root = root; self.type = type }
 }
 
 /// What one evaluation reads.
@@ -96,6 +105,8 @@ enum ExprOp: Sendable, Equatable {
     case geometryType, id, properties, lineProgress, accumulated, heatmapDensity, elevation, globalState(String)
     // types and colours
     case typeOf, rgb, rgba, toRgba, image, numberFormat, collator, error
+    /// `semiliteral`: an array of evaluated elements.
+    case makeArray
     // legacy filters: ordering that is false (not an error) on mismatched types, strict `in`, `has $id`
     case legacyOrder(CompareOp), legacyIn, legacyHasID
 }
@@ -132,6 +143,8 @@ indirect enum ExprNode: Sendable {
     /// A `let` variable: evaluates its bound expression (kept as a node so the zoom-curve rule
     /// sees `var`, not what it is bound to).
     case variable(ExprNode)
+    /// `let`: its bindings (kept for the zoom-curve rule and the dependencies) and its result.
+    case letIn([ExprNode], body: ExprNode)
     case call(ExprOp, [ExprNode])
     /// `dynamicTypes`: an argument is `value`, so the operand types are checked at run time.
     case compare(CompareOp, ExprNode, ExprNode, collator: ExprNode?, dynamicTypes: Bool)
@@ -156,6 +169,7 @@ indirect enum ExprNode: Sendable {
         switch self {
         case .constant, .zoom, .get, .has, .within, .distance: return []
         case .featureState(let x), .variable(let x), .not(let x): return [x]
+        case .letIn(let bs, let body): return bs + [body]
         case .call(_, let xs), .all(let xs), .any(let xs), .coalesce(let xs), .assert(_, let xs), .coerce(_, let xs): return xs
         case .compare(_, let a, let b, let c, _): return [a, b] + (c.map { [$0] } ?? [])
         case .caseOf(let bs, let f): return bs.flatMap { [$0.0, $0.1] } + [f]
@@ -172,6 +186,7 @@ indirect enum ExprNode: Sendable {
         case .constant, .zoom, .get, .has, .within, .distance: return self
         case .featureState(let x): return .featureState(f(x))
         case .variable(let x): return .variable(f(x))
+        case .letIn(let bs, let body): return .letIn(bs.map(f), body: f(body))
         case .not(let x): return .not(f(x))
         case .call(let op, let xs): return .call(op, xs.map(f))
         case .all(let xs): return .all(xs.map(f))
@@ -188,6 +203,14 @@ indirect enum ExprNode: Sendable {
             return .format(ss.map { FormatSectionNode(content: f($0.content), scale: $0.scale.map(f), font: $0.font.map(f),
                                                       textColor: $0.textColor.map(f), verticalAlign: $0.verticalAlign.map(f)) })
         }
+    }
+
+    /// The height of the tree (1 for a leaf), counting no further than `limit + 1`.
+    func height(limit: Int) -> Int {
+        guard limit > 0 else { return 1 }
+        var h = 0
+        for c in children { h = max(h, c.height(limit: limit - 1)); if h >= limit { break } }
+        return h + 1
     }
 
     /// What this node and its children read (the specification's isFeatureConstant,

@@ -51,9 +51,6 @@ enum ExpressionCompiler {
             if case .enumeration(let allowed) = type, case .constant(.string(let s)) = e.root, !allowed.contains(s) {
                 throw c.error("'\(s)' is not a valid value of \(property.rawValue) (expected one of: \(allowed.joined(separator: ", ")))")
             }
-            if property == .lineWidth || property.range != nil, case .constant(.number(let d)) = e.root, let r = property.range, !r.contains(d) {
-                throw c.error("\(property.rawValue) must be in \(PropertyFormatting.number(r.lowerBound))…\(PropertyFormatting.number(r.upperBound)), found \(PropertyFormatting.number(d))")
-            }
             return e
         }
         if type == .formatted, let text = c.node.stringValue, let tokens = tokenExpression(text) {
@@ -85,6 +82,11 @@ enum ExpressionCompiler {
         if c.isObject { cursor = try LegacyFunction.convert(c, spec: spec) }
         var parser = ExprParser()
         let (node, type) = try parser.parse(cursor, expected: spec.type, annotation: spec.coerceTopLevel ? .coerce : nil)
+        // `var` evaluates its binding in place, so a chain of `let`s can make the evaluated tree
+        // deeper than the text; bound it too.
+        if node.height(limit: 2 * ExprParser.maxDepth) > 2 * ExprParser.maxDepth {
+            throw c.error("expression nested deeper than \(2 * ExprParser.maxDepth) levels (counting the expressions its variables stand for)")
+        }
         let e = StyleExpression(node, type: type)
         if e.dependsOnFeature && !spec.dataDriven { throw c.error("data expressions not supported") }
         if e.dependsOnZoom && !spec.zoomDependent { throw c.error("zoom expressions not supported") }
@@ -240,6 +242,8 @@ enum ZoomCurve {
             }
         case .step(.zoom, _, _, _): result = .step
         case .interpolate(.zoom, _, _, _, _): result = .interpolate
+        case .letIn(let bindings, let body):
+            result = find(body); skip = bindings.count
         case .variable: return .none
         default: break
         }

@@ -18,6 +18,7 @@ extension ExprNode {
             guard case .string(let key)? = k.evaluate(env) else { return nil }
             return env.feature.state[key].map(StyleValue.init) ?? .null
         case .variable(let x): return x.evaluate(env)
+        case .letIn(_, let body): return body.evaluate(env)
         case .call(let op, let args): return ExprNode.call(op, args, env)
         case .compare(let op, let a, let b, let collator, let dynamic):
             guard let x = a.evaluate(env), let y = b.evaluate(env) else { return nil }
@@ -188,6 +189,9 @@ extension ExprNode {
     static func interpolate(_ a: StyleValue, _ b: StyleValue, _ t: Double, _ space: ColorSpace) -> StyleValue? {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(x + (y - x) * t)
+        case (.string(let x), .string(let y)):
+            // Projections (the only interpolated strings): a transition between the two.
+            return .object(PropertyMap([("from", .string(x)), ("to", .string(y)), ("transition", .number(t))]))
         case (.color(let x), .color(let y)): return .color(ColorSpaces.interpolate(x, y, t, space))
         case (.array(let xs), .array(let ys)) where xs.count == ys.count:
             var out: [StyleValue] = []

@@ -85,11 +85,11 @@ extension ExprNode {
             return items[Int(i)]
         case .inArray:
             guard let needle = args[0].evaluate(env), let haystack = args[1].evaluate(env) else { return nil }
-            if haystack == .null { return .bool(false) }
+            if haystack == .null || haystack == .string("") { return .bool(false) }  // a falsy haystack holds nothing
             guard needle.isPrimitive else { return nil }
             switch haystack {
             case .array(let items): return .bool(items.contains { ExprNode.compare(.eq, $0, needle) == true })
-            case .string(let s): return .bool(s.utf16Index(of: needle.description, from: 0) != nil)
+            case .string(let s): return .bool(s.scalarIndex(of: needle.jsString, from: 0) != nil)
             default: return nil
             }
         case .indexOf:
@@ -98,14 +98,15 @@ extension ExprNode {
             var from = 0
             if args.count > 2 {
                 guard let f = num(2) else { return nil }
-                from = f.isFinite ? Int(Swift.max(f, 0).rounded(.down)) : (f > 0 ? Int.max / 2 : 0)
+                from = f.isFinite ? Int(Swift.max(Swift.min(f, 1e15), -1e15).rounded(.towardZero)) : (f > 0 ? Int.max / 2 : 0)
             }
             switch haystack {
             case .array(let items):
+                if from < 0 { from = Swift.max(items.count + from, 0) }
                 guard from < items.count else { return .number(-1) }
                 for k in from..<items.count where ExprNode.compare(.eq, items[k], needle) == true { return .number(Double(k)) }
                 return .number(-1)
-            case .string(let s): return .number(Double(s.utf16Index(of: needle.description, from: from) ?? -1))
+            case .string(let s): return .number(Double(s.scalarIndex(of: needle.jsString, from: Swift.max(from, 0)) ?? -1))
             default: return nil
             }
         case .slice:
@@ -117,14 +118,16 @@ extension ExprNode {
                 let r = ExprNode.sliceRange(count: items.count, start, end)
                 return .array(Array(items[r]))
             case .string(let s):
-                let u = Array(s.utf16)
+                let u = Array(s.unicodeScalars)
                 let r = ExprNode.sliceRange(count: u.count, start, end)
-                return .string(String(decoding: u[r], as: UTF16.self))
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: u[r])
+                return .string(String(out))
             default: return nil
             }
         case .length:
             switch args[0].evaluate(env) {
-            case .string(let s)?: return .number(Double(s.utf16.count))
+            case .string(let s)?: return .number(Double(s.unicodeScalars.count))
             case .array(let a)?: return .number(Double(a.count))
             default: return nil
             }
@@ -183,6 +186,11 @@ extension ExprNode {
             return .collator(StyleCollator(caseSensitive: cs, diacriticSensitive: ds, locale: locale))
         case .error:
             return nil
+        case .makeArray:
+            var out: [StyleValue] = []
+            out.reserveCapacity(args.count)
+            for a in args { guard let v = a.evaluate(env) else { return nil }; out.append(v) }
+            return .array(out)
 
         case .legacyOrder(let cmp):
             guard let x = args[0].evaluate(env), let y = args[1].evaluate(env) else { return nil }
@@ -301,6 +309,14 @@ extension ExprNode {
                 return .colorArray(out)
             default: return nil
             }
+        case .projectionDefinition:
+            switch v {
+            case .string: return v
+            case .array(let a) where a.count == 3:
+                if case .string = a[0], case .string = a[1], case .number = a[2] { return v }
+                return nil
+            default: return nil
+            }
         default:
             return type.accepts(v.exprType) ? v : nil
         }
@@ -318,6 +334,9 @@ extension StyleValue {
         default: return true
         }
     }
+
+    /// JavaScript's `String(value)`: like `to-string` but `null` is "null".
+    var jsString: String { self == .null ? "null" : description }
 
     /// A boolean, number, string or null (what `in` and `index-of` search for).
     var isPrimitive: Bool {
@@ -372,9 +391,10 @@ extension String {
         return out
     }
 
-    /// The UTF-16 offset of `needle` at or after `from`, as JavaScript's `indexOf`.
-    func utf16Index(of needle: String, from: Int) -> Int? {
-        let h = Array(utf16), n = Array(needle.utf16)
+    /// The code-point offset of `needle` at or after `from` (the specification's `index-of` and
+    /// `in` count code points, not UTF-16 units).
+    func scalarIndex(of needle: String, from: Int) -> Int? {
+        let h = Array(unicodeScalars), n = Array(needle.unicodeScalars)
         let start = Swift.min(Swift.max(from, 0), h.count)
         if n.isEmpty { return start }
         guard h.count >= n.count else { return nil }

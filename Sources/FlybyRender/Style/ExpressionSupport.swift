@@ -27,7 +27,7 @@ struct UnitBezier: Sendable {
         var t = x
         for _ in 0..<8 {
             let err = coord(t, x1, x2) - x
-            if Swift.abs(err) < 1e-7 { return coord(t, y1, y2) }
+            if Swift.abs(err) < 1e-6 { return coord(t, y1, y2) }
             let d = slopeX(t)
             if Swift.abs(d) < 1e-6 { break }
             t -= err / d
@@ -36,7 +36,7 @@ struct UnitBezier: Sendable {
         t = x
         for _ in 0..<60 {
             let v = coord(t, x1, x2)
-            if Swift.abs(v - x) < 1e-7 { break }
+            if Swift.abs(v - x) < 1e-6 { break }
             if v < x { lo = t } else { hi = t }
             t = (lo + hi) / 2
         }

@@ -63,7 +63,17 @@ indirect enum ExprType: Equatable, Sendable, CustomStringConvertible {
         return "Expected \(self) but found \(t) instead."
     }
 
-    func accepts(_ t: ExprType) -> Bool { mismatch(t) == nil }
+    /// `mismatch(t) == nil` without building the message (this runs per evaluation in assertions).
+    func accepts(_ t: ExprType) -> Bool {
+        if t == .error { return true }
+        switch self {
+        case .array(let item, let n):
+            guard case .array(let ti, let tn) = t else { return false }
+            return ((tn == 0 && ti == .value) || item.accepts(ti)) && (n == nil || n == tn)
+        case .value: return t != .collator
+        default: return self == t
+        }
+    }
 
     /// The public, coarse type.
     var styleType: StyleType {

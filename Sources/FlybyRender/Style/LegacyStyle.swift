@@ -89,7 +89,7 @@ enum LegacyFunction {
             let get = arr([s("get"), s(prop)])
             switch type {
             case "categorical":
-                if pairs[0].input.boolValue != nil {
+                if LegacyFunction.isBool(pairs[0].input) {
                     var xs = [s("case")]
                     for p in pairs { xs.append(arr([s("=="), get, p.input])); xs.append(output(p.output)) }
                     xs.append(fallback)
@@ -98,7 +98,7 @@ enum LegacyFunction {
                 var xs = [s("match"), get]
                 var seen = Set<String>()
                 for p in pairs {
-                    let key = p.input.stringValue.map { "s" + $0 } ?? p.input.doubleValue.map { "n\($0)" } ?? "?"
+                    let key = LegacyFunction.stopKey(p.input)
                     if !seen.insert(key).inserted { continue }
                     xs.append(p.input); xs.append(output(p.output))
                 }
@@ -108,7 +108,7 @@ enum LegacyFunction {
                 var xs: [JSONNode]
                 if type == "interval" { xs = [s("step"), arr([s("number"), get])] } else { xs = [s(interpolateOp), curve, arr([s("number"), get])] }
                 for p in pairs {
-                    guard p.input.doubleValue != nil else { throw where_.error("\(type) function stops need number inputs") }
+                    guard LegacyFunction.isNumber(p.input) else { throw where_.error("\(type) function stops need number inputs") }
                     append(&xs, p.input, output(p.output), step: type == "interval")
                 }
                 if type == "interval" { fixStep(&xs) }
@@ -156,6 +156,18 @@ enum LegacyFunction {
         }
         if functionType == "interval" { fixStep(&xs) }
         return cursor(arr(xs), c)
+    }
+
+    // Plain functions, not closures over optionals: Swift 6.3's optimiser crashed on the
+    // closure forms inside the nested `propertyFunction`.
+    static func isBool(_ n: JSONNode) -> Bool { if case .bool = n.value { return true } else { return false } }
+    static func isNumber(_ n: JSONNode) -> Bool { if case .number = n.value { return true } else { return false } }
+    static func stopKey(_ n: JSONNode) -> String {
+        switch n.value {
+        case .string(let s): return "s" + s
+        case .number(let d): return "n" + String(d)
+        default: return "?"
+        }
     }
 
     static func cursor(_ n: JSONNode, _ c: JSONCursor) -> JSONCursor {

@@ -137,16 +137,33 @@ public struct FeatureContext: Sendable {
     public var properties: PropertyMap
     public var state: FeatureState
     public var kind: ProjectedSource.Kind
-    public var id: PropertyValue?
-    public var geometry: Geometry?
+    /// The id and geometry, boxed: most contexts have neither, and (stored inline) the two
+    /// optional enums made copies of `FeatureContext` miscompile in Swift 6.3 debug builds.
+    var extras: FeatureExtras?
+    public var id: PropertyValue? {
+        get { extras?.id }
+        set { extras = FeatureExtras(id: newValue, geometry: extras?.geometry) }
+    }
+    public var geometry: Geometry? {
+        get { extras?.geometry }
+        set { extras = FeatureExtras(id: extras?.id, geometry: newValue) }
+    }
 
     public init(properties: PropertyMap, state: FeatureState = PropertyMap(), kind: ProjectedSource.Kind = .polygon,
                 id: PropertyValue? = nil, geometry: Geometry? = nil) {
-        self.properties = properties; self.state = state; self.kind = kind; self.id = id; self.geometry = geometry
+        self.properties = properties; self.state = state; self.kind = kind
+        extras = id == nil && geometry == nil ? nil : FeatureExtras(id: id, geometry: geometry)
     }
 
     /// A context with no properties and no state (for layer-level evaluation).
     public static let empty = FeatureContext(properties: PropertyMap())
+}
+
+/// A feature's id and geometry (see ``FeatureContext``).
+final class FeatureExtras: Sendable {
+    let id: PropertyValue?
+    let geometry: Geometry?
+    init(id: PropertyValue?, geometry: Geometry?) { self.id = id; self.geometry = geometry }
 }
 
 /// A tile address `z/x/y` (the tile a feature is evaluated in, for `within` and `distance`).

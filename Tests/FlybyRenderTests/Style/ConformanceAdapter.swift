@@ -1,3 +1,4 @@
+import Foundation
 import FlybyCore
 import FlybyData
 @testable import FlybyRender
@@ -41,6 +42,29 @@ enum ConformanceAdapter {
         return spec
     }
 
+    /// The geometry as MapLibre's harness hands it to `within`/`distance`: in integer tile units
+    /// (extent 8192) of the fixture's `canonicalID` tile, here converted back to degrees.
+    static func quantized(_ g: Geometry, z: Double, x: Double, y: Double) -> Geometry {
+        let n = pow(2, z), extent = 8192.0
+        func q(_ c: LocationCoordinate2D) -> LocationCoordinate2D {
+            let mx = (c.longitude + 180) / 360
+            let my = (180 - 180 / Double.pi * log(tan(Double.pi / 4 + c.latitude * Double.pi / 360))) / 360
+            let tx = ((mx * n - x) * extent).rounded(), ty = ((my * n - y) * extent).rounded()
+            let bx = (tx / extent + x) / n, by = (ty / extent + y) / n
+            let lat = 360 / Double.pi * atan(exp((180 - by * 360) * Double.pi / 180)) - 90
+            return LocationCoordinate2D(latitude: lat, longitude: bx * 360 - 180)
+        }
+        switch g {
+        case .point(let c): return .point(q(c))
+        case .multiPoint(let cs): return .multiPoint(cs.map(q))
+        case .lineString(let cs): return .lineString(cs.map(q))
+        case .multiLineString(let ls): return .multiLineString(ls.map { $0.map(q) })
+        case .polygon(let rs): return .polygon(rs.map { $0.map(q) })
+        case .multiPolygon(let ps): return .multiPolygon(ps.map { $0.map { $0.map(q) } })
+        case .geometryCollection(let gs): return .geometryCollection(gs.map { quantized($0, z: z, x: x, y: y) })
+        }
+    }
+
     static func typeName(_ e: StyleExpression) -> String { e.typeName }
 
     static func evaluate(_ e: StyleExpression, context: JSONCursor, feature: JSONCursor, globalState: PropertyValue?) -> Conformed? {
@@ -58,6 +82,9 @@ enum ConformanceAdapter {
         f.id = feature.node["id"].map(PropertyValue.init)
         if let g = try? feature.member("geometry"), let fc = try? GeoJSON.parse(g), let geometry = fc.features.first?.geometry {
             f.geometry = geometry
+            if let t = context.node["canonicalID"], let z = t["z"]?.doubleValue, let x = t["x"]?.doubleValue, let y = t["y"]?.doubleValue {
+                f.geometry = quantized(geometry, z: z, x: x, y: y)
+            }
             switch geometry {
             case .point, .multiPoint: f.kind = .point
             case .lineString, .multiLineString: f.kind = .line

@@ -25,7 +25,8 @@ private func eval(_ json: String, zoom: Double = 0, _ f: FeatureContext = .empty
     }
 
     @Test func zoomAndLiteral() throws {
-        #expect(try eval(#"["zoom"]"#, zoom: 7.5) == .number(7.5))
+        #expect(try eval(#"["interpolate", ["linear"], ["zoom"], 0, 0, 24, 24]"#, zoom: 7.5) == .number(7.5))
+        #expect(throws: InputError.self) { try eval(#"["zoom"]"#) }  // zoom only as a curve input
         #expect(try eval(#"["literal", [1, 2]]"#) == .array([.number(1), .number(2)]))
         #expect(try eval(#"["literal", {"a": 1}]"#) == .object(PropertyMap([("a", .number(1))])))
     }
@@ -148,32 +149,38 @@ struct BadExpressionCase: Sendable, CustomTestStringConvertible {
     var message: String
     var testDescription: String { json }
     static let all: [BadExpressionCase] = [
-        .init(json: #"["get"]"#, property: nil, message: "'get' expects 1 argument, found 0"),
-        .init(json: #"["get", "a", "b"]"#, property: nil, message: "two-argument form of 'get'"),
-        .init(json: #"["zoom", 1]"#, property: nil, message: "'zoom' expects 0 arguments, found 1"),
-        .init(json: #"["!", true, false]"#, property: nil, message: "'!' expects 1 argument, found 2"),
-        .init(json: #"["case", true, 1]"#, property: nil, message: "'case' expects"),
-        .init(json: #"["match", ["get", "a"], 1, 2]"#, property: nil, message: "'match' expects"),
-        .init(json: #"["match", ["get", "a"], 1, "x", "b", "y", "z"]"#, property: nil, message: "labels must all be of one type"),
-        .init(json: #"["match", ["get", "a"], 1, "x", 1, "y", "z"]"#, property: nil, message: "duplicate 'match' label"),
+        .init(json: #"["get"]"#, property: nil, message: "Expected 1 to 2 arguments, but found 0 instead."),
+        .init(json: #"["get", "a", "b"]"#, property: nil, message: "Expected object but found string instead."),
+        .init(json: #"["zoom", 1]"#, property: nil, message: "Expected 0 arguments, but found 1 instead."),
+        .init(json: #"["!", true, false]"#, property: nil, message: "Expected 1 argument, but found 2 instead."),
+        .init(json: #"["case", true, 1]"#, property: nil, message: "Expected at least 3 arguments, but found only 2."),
+        .init(json: #"["match", ["get", "a"], 1, 2]"#, property: nil, message: "Expected at least 4 arguments, but found only 3."),
+        .init(json: #"["match", ["get", "a"], 1, "x", "b", "y", "z"]"#, property: nil, message: "Expected number but found string instead."),
+        .init(json: #"["match", ["get", "a"], 1, "x", 1, "y", "z"]"#, property: nil, message: "Branch labels must be unique."),
         .init(json: #"["step", ["zoom"], 1, 5, 2, 5, 3]"#, property: nil, message: "strictly ascending"),
-        .init(json: #"["interpolate", ["cubic-bezier", 0, 0, 1, 1], ["zoom"], 0, 1, 1, 2]"#, property: nil, message: "unsupported interpolation type 'cubic-bezier'"),
-        .init(json: #"["interpolate", ["linear"], ["zoom"], 0, "a", 1, "b"]"#, property: nil, message: "outputs numbers, colours"),
-        .init(json: #"["interpolate", ["exponential", -1], ["zoom"], 0, 1, 1, 2]"#, property: nil, message: "base must be positive"),
-        .init(json: #"["sqrt", 4]"#, property: nil, message: "unknown expression operator 'sqrt'"),
-        .init(json: #"["<", true, 1]"#, property: nil, message: "compares numbers or strings"),
-        .init(json: #"["==", 1, "a"]"#, property: nil, message: "cannot compare a number with a string"),
-        .init(json: #"[]"#, property: nil, message: "empty expression"),
-        .init(json: #"{"a": 1}"#, property: nil, message: "wrapped in [\"literal\""),
-        .init(json: #"["all", 1]"#, property: nil, message: "expected a boolean, found a number"),
+        .init(json: #"["interpolate", ["quadratic"], ["zoom"], 0, 1, 1, 2]"#, property: nil, message: "Unknown interpolation type quadratic"),
+        .init(json: #"["interpolate", ["cubic-bezier", 0, 0, 2, 1], ["zoom"], 0, 1, 1, 2]"#, property: nil, message: "four numeric arguments with values between 0 and 1"),
+        .init(json: #"["interpolate", ["linear"], ["zoom"], 0, "a", 1, "b"]"#, property: nil, message: "Type string is not interpolatable."),
+        .init(json: #"["interpolate", ["exponential", "x"], ["zoom"], 0, 1, 1, 2]"#, property: nil, message: "requires a numeric base"),
+        .init(json: #"["sqrtx", 4]"#, property: nil, message: "Unknown expression \"sqrtx\""),
+        .init(json: #"["<", true, 1]"#, property: nil, message: "\"<\" comparisons are not supported for type 'boolean'."),
+        .init(json: #"["==", 1, "a"]"#, property: nil, message: "Cannot compare types 'number' and 'string'."),
+        .init(json: #"[]"#, property: nil, message: "Expected an array with at least one element"),
+        .init(json: #"{"a": 1}"#, property: nil, message: "unknown field 'a' of a function"),
+        .init(json: #"["all", 1]"#, property: nil, message: "Expected boolean but found number instead."),
+        .init(json: #"["+", 1, ["zoom"]]"#, property: nil, message: "\"zoom\" expression may only be used as input to a top-level"),
+        .init(json: #"["number", "x"]"#, property: nil, message: "Expected value to be of type number"),
+        .init(json: #"["let", "a", 1, ["var", "b"]]"#, property: nil, message: "Unknown variable \"b\""),
+        .init(json: #"["within", {"type": "Point", "coordinates": [0, 0]}]"#, property: nil, message: "contains polygon geometry type"),
+        .init(json: #"["rgb", 300, 0, 0]"#, property: nil, message: "cannot be evaluated"),
         .init(json: "12", property: .fillColor, message: "expected a colour, found a number"),
         .init(json: #""#  + "\"#12345\"", property: .fillColor, message: "invalid colour '#12345'"),
-        .init(json: #"["case", true, 3, "red"]"#, property: .fillColor, message: "expected a color, found a number"),
-        .init(json: #"["match", ["get", "a"], "x", "notacolour", "red"]"#, property: .fillColor, message: "invalid colour 'notacolour'"),
+        .init(json: #"["case", true, 3, "red"]"#, property: .fillColor, message: "Expected color but found number instead."),
+        .init(json: #"["match", ["get", "a"], "x", "notacolour", "red"]"#, property: .fillColor, message: "Could not parse color from value 'notacolour'"),
         .init(json: "\"diagonal\"", property: .lineCap, message: "'diagonal' is not a valid value of line-cap"),
         .init(json: "-1", property: .lineWidth, message: "line-width must be at least 0"),
         .init(json: "[1, 2, 3]", property: .textOffset, message: "expected an array of 2 numbers"),
-        .init(json: #"["interpolate", ["linear"], ["get", "a"], 0, 1, 1, "x"]"#, property: .lineWidth, message: "expected a number, found a string"),
+        .init(json: #"["interpolate", ["linear"], ["get", "a"], 0, 1, 1, "x"]"#, property: .lineWidth, message: "Expected number but found string instead."),
     ]
 }
 
@@ -190,7 +197,7 @@ struct BadExpressionCase: Sendable, CustomTestStringConvertible {
 
     @Test func errorPathPointsInsideTheExpression() {
         do {
-            _ = try StyleExpression.parse(#"["case", ["==", ["get", "a"], 1], ["sqrt", 2], 3]"#, property: .lineWidth)
+            _ = try StyleExpression.parse(#"["case", ["==", ["get", "a"], 1], ["sqrtx", 2], 3]"#, property: .lineWidth)
             Issue.record("expected an error")
         } catch {
             #expect(error.path == "[2]", "\(error)")
@@ -198,8 +205,13 @@ struct BadExpressionCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    @Test func legacyFilterIsRejected() {
-        #expect(throws: InputError.self) { try StyleExpression.parseFilter(#"["==", "class", "park"]"#) }
-        #expect(throws: Never.self) { try StyleExpression.parseFilter(#"["==", ["get", "class"], "park"]"#) }
+    @Test func legacyFilterWithAKeyCompilesToTheSameTestAsTheExpression() throws {
+        let legacy = try StyleExpression.parseFilter(#"["==", "class", "park"]"#)
+        let modern = try StyleExpression.parseFilter(#"["==", ["get", "class"], "park"]"#)
+        for value in ["park", "wood"] {
+            let f = FeatureContext(properties: PropertyMap([("class", .string(value))]))
+            #expect(legacy.evaluate(zoom: 0, feature: f) == modern.evaluate(zoom: 0, feature: f))
+        }
+        #expect(legacy.evaluate(zoom: 0, feature: .empty) == .bool(false))
     }
 }
