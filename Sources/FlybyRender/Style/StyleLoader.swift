@@ -105,7 +105,7 @@ public struct LoadedStyle: Sendable {
 /// file, so presets of one style share their data.
 public struct StyleLoader: Sendable {
     /// The built-in style names.
-    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "positron"]
+    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "positron", "world-tiles"]
 
     /// Where the built-in OpenMapTiles styles open: their style files keep OpenMapTiles' own root
     /// camera (the whole world), but the archive they ship with covers central Helsinki, so a
