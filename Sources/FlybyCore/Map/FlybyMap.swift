@@ -52,11 +52,7 @@ public final class FlybyMap {
         if isBatching {
             if options.anchor == nil || options.center != nil {
                 // The common animator write: plain field stores, in place.
-                if let v = options.center { pendingState.center = v }
-                if let v = options.padding { pendingState.padding = v }
-                if let v = options.zoom { pendingState.zoom = v }
-                if let v = options.bearing { pendingState.bearing = v }
-                if let v = options.pitch { pendingState.pitch = v }
+                pendingState.apply(options)
             } else {
                 pendingState = applying(options, to: pendingState)
             }

@@ -128,19 +128,8 @@ public final class MapHost {
     // MARK: Viewport
 
     private func apply(_ v: Viewport, animation: ViewportAnimation) {
-        let vp = mapView.viewport
         transitions.append(v.isIdle ? "idle" : animation.name)
-        let state: ViewportState
-        switch v.kind {
-        case .idle:
-            vp.idle()
-            return
-        case .styleDefault: state = vp.makeStyleDefaultViewportState()
-        case .camera(let c): state = vp.makeCameraViewportState(camera: c)
-        case .overview(let o): state = vp.makeOverviewViewportState(options: o)
-        case .followPuck(let o): state = vp.makeFollowPuckViewportState(options: o)
-        }
-        vp.transition(to: state, transition: animation.makeTransition())
+        mapView.viewport.transition(to: v.descriptor, transition: animation.descriptor)
     }
 }
 
