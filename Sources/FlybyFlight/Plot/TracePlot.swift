@@ -222,10 +222,7 @@ public struct TracePlot {
     /// Draws the chart into pixels with ``Painter`` and DejaVu Sans.
     /// - Throws: when the built-in font is missing or broken.
     public func renderPixels() throws -> PixelBuffer {
-        guard let fontPath = BuiltinData.path("fonts/DejaVuSans.ttf") else {
-            throw InputError(file: "fonts/DejaVuSans.ttf", message: "the built-in font is missing")
-        }
-        let font = try TrueTypeFont(contentsOfFile: fontPath)
+        let font = try TrueTypeFont.builtin()
         var cache = GlyphCache(font: font)
         var buffer = PixelBuffer(width: width, height: height, color: .white)
         var painter = Painter(width: width, height: height)

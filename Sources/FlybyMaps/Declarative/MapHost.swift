@@ -140,7 +140,7 @@ enum PointClusterer {
     /// clusters of at least `clusterMinPoints` become a bubble at their points' mean position
     /// with the count as text, smaller ones show their points.
     static func cluster(_ points: [PointAnnotation], zoom: Double, options: ClusterOptions, groupId: String) -> [PointAnnotation] {
-        let worldSize = 512 * Double(1 << max(0, Int(zoom)))
+        let worldSize = WebMercator.worldSize(zoom: Double(max(0, Int(zoom))))
         var seeds: [(x: Double, y: Double, members: [Int])] = []
         for (k, p) in points.enumerated() {
             let (x, y) = WebMercator.project(p.point, worldSize: worldSize)
