@@ -1,7 +1,9 @@
 // swift-tools-version:6.2
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
-// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby.
-// FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2.
+// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby;
+// FlybyMaps (the Mapbox-shaped API) sits on Core, Data, Render and Media. FlybyMedia (PNG, Y4M,
+// ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2, Flight and Media.
+// Each library module is also a product of its own (docs/public-api.md).
 import PackageDescription
 
 /// Settings shared by every Swift target.
@@ -36,6 +38,14 @@ let package = Package(
     name: "Flyby",
     products: [
         .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps"]),
+        // One product per module, for a user who wants one alone (FlybyCore without the renderer).
+        .library(name: "FlybyCore", targets: ["FlybyCore"]),
+        .library(name: "FlybyData", targets: ["FlybyData"]),
+        .library(name: "FlybyRender", targets: ["FlybyRender"]),
+        .library(name: "FlybyMedia", targets: ["FlybyMedia"]),
+        .library(name: "FlybyFlight", targets: ["FlybyFlight"]),
+        .library(name: "FlybyMaps", targets: ["FlybyMaps"]),
+        .library(name: "FlybyWindow", targets: ["FlybyWindow"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
     targets: [
@@ -66,10 +76,10 @@ let package = Package(
 
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
-        .target(name: "FlybyExamples", dependencies: ["FlybyMaps"], path: "Tools/Examples/Library",
+        .target(name: "FlybyExamples", dependencies: ["FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyMedia"], path: "Tools/Examples/Library",
                 swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyMedia", "FlybyTestSupport"],
@@ -84,6 +94,6 @@ let package = Package(
 )
 
 package.targets += examples.map { example in
-    .executableTarget(name: example.name, dependencies: ["FlybyExamples"], path: "Tools/Examples/\(example.folder)",
+    .executableTarget(name: example.name, dependencies: ["FlybyExamples", "FlybyMaps", "FlybyCore", "FlybyRender"], path: "Tools/Examples/\(example.folder)",
                       swiftSettings: swiftSettings)
 }
