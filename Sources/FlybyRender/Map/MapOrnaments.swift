@@ -45,11 +45,20 @@ public struct MapOrnaments {
     }
 
     /// Where the attribution goes (bottom-right): its text origin and size, and its backing box.
+    /// The credit must be whole on every frame, so on a frame too narrow for it at 8.5 px
+    /// (under about 440 px) the type shrinks until the line and its box fit, 2 px from each side.
     static func attributionLayout(_ attribution: String, width: Int, height: Int,
                                   text: TextRenderer) -> (origin: ScreenPoint, size: Double, box: ScreenRect)? {
         guard !attribution.isEmpty else { return nil }
-        let size = width < 700 ? 8.5 : 10.0
-        let m = text.measure(attribution, size: size)
+        var size = width < 700 ? 8.5 : 10.0
+        var m = text.measure(attribution, size: size)
+        let room = Double(width) - 12  // the box is 4 px wider than the text each side, 2 px margins
+        var tries = 0
+        while m.width > room && m.width > 0 && size > 1 && tries < 8 {
+            size = max(1, (size * room / m.width * 4).rounded(.down) / 4)  // quarter pixels, as the layout quantizes
+            m = text.measure(attribution, size: size)
+            tries += 1
+        }
         let x = Double(width) - m.width - 6, y = Double(height) - m.height - 2
         return (ScreenPoint(x: x, y: y), size, ScreenRect(x: x - 4, y: y - 1, width: m.width + 8, height: m.height + 2))
     }
