@@ -61,7 +61,7 @@ public enum FlybyCommandLine {
             try dispatch(arguments, output)
             return 0
         } catch let e as CommandError {
-            output.error("flyby: error: \(e.message)")
+            if !e.message.isEmpty { output.error("flyby: error: \(e.message)") }  // empty: the command printed its result
             return e.exitCode
         } catch let e as InputError {
             output.error("flyby: error: \(e.description)")
