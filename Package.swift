@@ -1,9 +1,11 @@
 // swift-tools-version:6.2
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
-// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby.
-// FlybyMedia (PNG, Y4M, ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2.
+// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby;
+// FlybyMaps (the Mapbox-shaped API) sits on Core, Data, Render and Media. FlybyMedia (PNG, Y4M,
+// ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2, Flight and Media.
 // FlybyTiles (vector tiles, PMTiles/MBTiles/folder archives) sits on FlybyData and the C zlib,
-// SQLite, brotli and zstd libraries; FlybyCLI uses it for `flyby tiles`.
+// SQLite, brotli and zstd libraries; FlybyRender draws tiled sources through it.
+// Each library module is also a product of its own (docs/public-api.md).
 import PackageDescription
 
 /// Settings shared by every Swift target.
@@ -38,6 +40,15 @@ let package = Package(
     name: "Flyby",
     products: [
         .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps", "FlybyTiles"]),
+        // One product per module, for a user who wants one alone (FlybyCore without the renderer).
+        .library(name: "FlybyCore", targets: ["FlybyCore"]),
+        .library(name: "FlybyData", targets: ["FlybyData"]),
+        .library(name: "FlybyTiles", targets: ["FlybyTiles"]),
+        .library(name: "FlybyRender", targets: ["FlybyRender"]),
+        .library(name: "FlybyMedia", targets: ["FlybyMedia"]),
+        .library(name: "FlybyFlight", targets: ["FlybyFlight"]),
+        .library(name: "FlybyMaps", targets: ["FlybyMaps"]),
+        .library(name: "FlybyWindow", targets: ["FlybyWindow"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
     targets: [
@@ -75,14 +86,15 @@ let package = Package(
 
         .target(name: "FlybyTestSupport", dependencies: ["FlybyCore"], path: "Tests/FlybyTestSupport",
                 swiftSettings: swiftSettings),
-        .target(name: "FlybyExamples", dependencies: ["FlybyMaps"], path: "Tools/Examples/Library",
+        .target(name: "FlybyExamples", dependencies: ["FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyMedia"], path: "Tools/Examples/Library",
                 swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyExamplesTests", dependencies: ["FlybyExamples", "FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyMapsTests", dependencies: ["FlybyMaps", "FlybyCore", "FlybyData", "FlybyRender", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyCoreTests", dependencies: ["FlybyCore", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyTiles", "FlybyMedia", "FlybyCLI", "FlybyTestSupport"],
+        .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyTiles", "FlybyMedia", "FlybyTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyCLITests", dependencies: ["FlybyCLI", "FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
@@ -94,6 +106,6 @@ let package = Package(
 )
 
 package.targets += examples.map { example in
-    .executableTarget(name: example.name, dependencies: ["FlybyExamples"], path: "Tools/Examples/\(example.folder)",
+    .executableTarget(name: example.name, dependencies: ["FlybyExamples", "FlybyMaps", "FlybyCore", "FlybyRender"], path: "Tools/Examples/\(example.folder)",
                       swiftSettings: swiftSettings)
 }

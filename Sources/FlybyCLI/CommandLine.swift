@@ -64,7 +64,7 @@ public enum FlybyCommandLine {
             if let e = output.stdoutError { throw CommandError(e.description) }
             return 0
         } catch let e as CommandError {
-            output.error("flyby: error: \(InputError.escaped(e.message))")
+            if !e.message.isEmpty { output.error("flyby: error: \(InputError.escaped(e.message))") }  // empty: the command printed its result
             return e.exitCode
         } catch let e as InputError {
             output.error("flyby: error: \(e.description)")

@@ -47,7 +47,7 @@
 // `BackgroundLayer`, `CustomLayer`, `Exp`, `Value`), `AnnotationOrchestrator` and its managers.
 // What Mapbox does that this does not (UIKit views, Metal, SwiftUI) is listed in the README's
 // parity table.
-@_exported import FlybyCore
-@_exported import FlybyData
-@_exported import FlybyMedia
-@_exported import FlybyRender
+//
+// FlybyMaps re-exports nothing: a file that names engine types imports their module too
+// (`import FlybyCore` for `CameraOptions`, `FlybyRender` for `StyleColor`; docs/public-api.md).
+import FlybyCore

@@ -1,6 +1,7 @@
 import CSDL2
 import FlybyCore
 import FlybyData
+import FlybyFlight
 import FlybyMedia
 import FlybyRender
 import Foundation
@@ -38,14 +39,15 @@ public struct MapRendererHooks {
         self.queryFeatures = queryFeatures; self.isLineLayer = isLineLayer; self.applyFeatureState = applyFeatureState
     }
 
-    /// The stand-in: ``PlaceholderMap`` drawing, and light/style names that only change the HUD.
+    /// The stand-in: FlybyFlight's ``PlaceholderFrameRenderer`` graticule (its ornaments off: the
+    /// window draws its own), and light/style names that only change the HUD.
     public static func placeholder(style: String = "world", preset: String = "day") -> MapRendererHooks {
-        final class State { var map = PlaceholderMap(); var style: String; var preset: String
+        final class State { var map = PlaceholderFrameRenderer(drawsOrnaments: false); var style: String; var preset: String
             init(_ s: String, _ p: String) { style = s; preset = p } }
         let presets = ["day", "dawn", "dusk", "night"], styles = ["world", "city"]
         let s = State(style, preset)
         return MapRendererHooks(
-            draw: { camera, puck, buffer in s.map.draw(camera: camera, puck: puck, into: &buffer) },
+            draw: { camera, puck, buffer in s.map.render(camera: camera, puck: puck, size: (buffer.width, buffer.height), into: &buffer) },
             cycleLightPreset: { s.preset = presets[((presets.firstIndex(of: s.preset) ?? -1) + 1) % presets.count]; return s.preset },
             switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style },
             attribution: { MapRenderer.defaultAttribution })
@@ -89,6 +91,8 @@ public final class MapWindow {
     private var buffer: PixelBuffer
     private var mapper = InputMapper()
     private var overlay: OverlayPainter
+    /// Scale bar, compass and attribution: FlybyRender's one ornament drawer (nil without the font).
+    private var ornaments = try? MapOrnaments()
     private var showsHelp = false
     private var dirty = true
     private var quitRequested = false
@@ -128,6 +132,10 @@ public final class MapWindow {
         let (w, h) = SDL.windowSize(window)
         buffer = PixelBuffer(width: max(w, 1), height: max(h, 1))
         overlay = OverlayPainter(width: buffer.width, height: buffer.height)
+        // Lay out the ornament glyphs once before the first frame is timed (their distance
+        // fields are made on first use); the frame is drawn over before it is shown.
+        ornaments?.draw(camera: session.simulation.mapboxMap.cameraState, attribution: renderer.attribution() + " 0123456789 km",
+                        into: &buffer)
         styleName = options.style
         startWall = WallClock.monotonicSeconds()
         if Double(w) != session.simulation.mapboxMap.size.width || Double(h) != session.simulation.mapboxMap.size.height, w > 0, h > 0 {
@@ -225,8 +233,8 @@ public final class MapWindow {
         case .click(let p):
             let c = compassCenter
             // Where the compass is shown, a click turns north; elsewhere it picks a feature.
-            if OverlayPainter.showsCompass(bearing: shownCamera.bearing),
-               (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= OverlayPainter.compassRadius * OverlayPainter.compassRadius {
+            if MapOrnaments.showsCompass(bearing: shownCamera.bearing),
+               (p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y) <= MapOrnaments.compassRadius * MapOrnaments.compassRadius {
                 session.handle(.northUp)
             } else {
                 select(at: p)
@@ -340,12 +348,12 @@ public final class MapWindow {
         }
         var credits = [renderer.attribution()]
         if session.simulation.location != nil { credits += session.tracks[session.trackIndex].attribution }
-        overlay.ornaments(camera: session.simulation.mapboxMap.cameraState, attribution: credits.filter { !$0.isEmpty }.joined(separator: " · "),
-                          compass: compassCenter, into: &buffer)
+        ornaments?.draw(camera: session.simulation.mapboxMap.cameraState, attribution: credits.filter { !$0.isEmpty }.joined(separator: " · "),
+                        into: &buffer)
     }
 
     /// Where the compass sits (top right); a click inside it eases to north.
-    private var compassCenter: ScreenPoint { ScreenPoint(x: Double(buffer.width) - 34, y: 34) }
+    private var compassCenter: ScreenPoint { MapOrnaments.compassCenter(width: buffer.width) }
 
     /// Copies the frame into the window surface row by row (honouring its pitch) and shows it.
     private func blit() throws(SDLError) {

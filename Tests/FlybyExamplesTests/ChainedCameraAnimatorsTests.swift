@@ -1,5 +1,7 @@
+import FlybyCore
 import FlybyExamples
 import FlybyMaps
+import FlybyRender
 import Testing
 
 @Suite struct ChainedCameraAnimatorsTests {

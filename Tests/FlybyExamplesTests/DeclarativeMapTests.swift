@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyExamples
 import FlybyMaps
 import Testing

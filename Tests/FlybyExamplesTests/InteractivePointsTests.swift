@@ -1,5 +1,8 @@
+import FlybyCore
+import FlybyData
 import FlybyExamples
 import FlybyMaps
+import FlybyRender
 import Testing
 
 @Suite struct InteractivePointsTests {

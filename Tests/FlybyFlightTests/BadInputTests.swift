@@ -173,6 +173,7 @@ import Testing
         let out = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["diff", pa, pb], output: out) == 1)
         #expect(out.stdoutText.contains("frame 0: zoom: 3.0 vs 3.5"))
+        #expect(out.stderrText.isEmpty, "the mismatch is printed once: \(out.stderrText)")
         let loose = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["diff", pa, pb, "--tolerance", "0.6"], output: loose) == 0)
     }

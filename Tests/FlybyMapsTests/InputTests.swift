@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 import Testing
 
 /// Taps, long presses and their handlers.

@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 import Testing
 
 @Suite struct MapViewTests {

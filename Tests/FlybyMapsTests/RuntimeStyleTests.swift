@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 import Testing
 
 /// Runtime styling, feature state, queries and style switches through `mapView.mapboxMap`.

@@ -34,3 +34,21 @@ public func makeSimulation(width: Double = 1000, height: Double = 1000, center: 
                             camera: CameraState(center: center, zoom: zoom, bearing: bearing, pitch: pitch), bounds: bounds, clock: clock)
     return (sim, clock)
 }
+
+/// A style with a white background and one red square (2° × 2°) around `lng`, `lat`, whose fill
+/// turns blue when its feature-state `select` is true.
+public func squareStyle(lng: Double, lat: Double, half: Double = 1, extra: String = "") -> String {
+    """
+    {"version": 8, "center": [\(lng), \(lat)], "zoom": 5,
+     "sky": {"sky-color": "#0000ff", "horizon-color": "#0000ff"},
+     "sources": {"sq": {"type": "geojson", "generateId": true, "data": {"type": "FeatureCollection", "features": [
+       {"type": "Feature", "properties": {"name": "Square"}, "geometry": {"type": "Polygon", "coordinates": [[
+         [\(lng - half), \(lat - half)], [\(lng + half), \(lat - half)], [\(lng + half), \(lat + half)],
+         [\(lng - half), \(lat + half)], [\(lng - half), \(lat - half)]]]}}]}}},
+     "layers": [
+       {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+       {"id": "square", "type": "fill", "source": "sq",
+        "paint": {"fill-color": ["case", ["==", ["feature-state", "select"], true], "#0000ff", "#ff0000"]}}\(extra)
+     ]}
+    """
+}

@@ -152,10 +152,10 @@ enum SimBench {
     /// on the drive), with the trace formatted and written to /dev/null; median of 5 runs.
     static func transitionFramesPerSecond() -> Double {
         guard let track = try? BuiltInTrack.helsinkiDrive.load() else { return .nan }
-        let follow = ViewportStateSpec.followPuck(.init(zoom: 16, bearing: .course, pitch: 45))
+        let follow = ViewportStateDescriptor.followPuck(.init(zoom: 16, bearing: .course, pitch: 45))
         var script = FlightScript(file: "bench", steps: [
             .viewport(state: follow, transition: .default(maxDuration: 3.5), hold: 0),
-            .viewport(state: .overview(geometry: nil, .init(geometry: .multiPoint([]))), transition: .default(maxDuration: 3.5), hold: 0),
+            .viewport(state: .overview(.init(geometry: .multiPoint([]))), transition: .default(maxDuration: 3.5), hold: 0),
             .viewport(state: follow, transition: .default(maxDuration: 3.5), hold: 0),
         ])
         script.location = LocationSpec(track: track, speed: 1, loop: false, mode: .mapboxDefault, puckBearing: .course)

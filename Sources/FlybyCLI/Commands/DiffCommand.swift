@@ -19,8 +19,9 @@ enum DiffCommand {
         }
         let a = o.positional[0], b = o.positional[1]
         if let d = try TraceDiff.compare(try readFile(a), fileA: a, try readFile(b), fileB: b, tolerance: tolerance) {
+            // The mismatch is the result (stdout), printed once: exit 1 without an error line.
             out.print("traces differ: \(d)")
-            throw CommandError("\(a) and \(b) differ at \(d)", exitCode: 1)
+            throw CommandError("", exitCode: 1)
         }
         out.print("traces match within \(tolerance)")
     }

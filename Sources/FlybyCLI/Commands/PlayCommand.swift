@@ -197,13 +197,7 @@ enum PlayCommand {
         }
     }
 
-    static func parseSize(_ v: String) throws -> (width: Int, height: Int) {
-        let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
-            throw CommandError("--size must be WxH with whole numbers 1…16384, like 1280x720, not '\(v)'")
-        }
-        return (w, h)
-    }
+    static func parseSize(_ v: String) throws -> (width: Int, height: Int) { try SizeOption.parse(v) }
 
     static func parseFPS(_ v: String, option: String) throws -> Double {
         guard let f = Double(v), f.isFinite, f > 0, f <= 1000 else { throw CommandError("\(option) must be a number in (0, 1000], not '\(v)'") }

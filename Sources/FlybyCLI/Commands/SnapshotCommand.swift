@@ -10,8 +10,8 @@ enum SnapshotCommand {
     usage: flyby snapshot --out FILE.png|FILE.jpg [--style S] [--size WxH] [--camera JSON] [--threads N]
 
     Renders one frame of a style to a PNG. --style is a built-in style (world, city, optionally
-    with a light preset: world:night) or a style JSON file (default world). --size defaults to
-    1280x720. --camera is a Camera object as JSON text, e.g.
+    with a light preset: world:night) or a style JSON file (default world). --size is WxH or a
+    preset (720p, 1080p, 4k, square), default 1280x720. --camera is a Camera object as JSON text, e.g.
       --camera '{"center": [24.94, 60.17], "zoom": 14, "pitch": 60, "bearing": 30}'
     Fields it leaves out come from the style's default camera. --threads N (1…64, default 1)
     rasterizes the layers in N row bands at once; the pixels are the same for every N. The PNG is
@@ -47,7 +47,7 @@ struct RenderScene {
 
     init(_ o: Options) throws {
         // Cheap checks first, so a typo is reported before the data is loaded.
-        (width, height) = try RenderScene.parseSize(o.values["size"] ?? "1280x720")
+        (width, height) = try SizeOption.parse(o.values["size"] ?? "1280x720")
         threads = try RenderScene.parseThreads(o.values["threads"])
         var options: CameraOptions?
         if let json = o.values["camera"] {
@@ -78,14 +78,5 @@ struct RenderScene {
         guard let value else { return 1 }
         guard let n = Int(value), (1...64).contains(n) else { throw CommandError("--threads '\(value)' must be a whole number from 1 to 64") }
         return n
-    }
-
-    /// `WxH` with whole sides 1…16384.
-    static func parseSize(_ s: String) throws -> (Int, Int) {
-        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
-            throw CommandError("--size '\(s)' must be WxH with whole numbers from 1 to 16384 (e.g. 1280x720)")
-        }
-        return (w, h)
     }
 }

@@ -95,10 +95,7 @@ enum WindowCommand {
 
     /// `WxH` with both sides 1…8192 (a window's frame buffer lives in memory).
     static func parseSize(_ s: String) throws -> ScreenSize {
-        let parts = s.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else {
-            throw CommandError("--size must be WxH with sides 1…8192, found '\(s)'")
-        }
+        let (w, h) = try SizeOption.parse(s, maxSide: 8192)
         return ScreenSize(width: Double(w), height: Double(h))
     }
 

@@ -30,6 +30,26 @@ public struct CameraTransition: Sendable {
         pitch = Change(fromValue: cameraState.pitch)
     }
 
+    /// Sets the to-value of every field that `options` sets (centre, zoom, padding, anchor,
+    /// bearing, pitch); the others keep theirs. The one CameraOptions → animator-targets copy.
+    public mutating func setToValues(_ options: CameraOptions) { set(options, toValues: true) }
+
+    /// Sets the from-value of every field that `options` sets (see ``setToValues(_:)``).
+    public mutating func setFromValues(_ options: CameraOptions) { set(options, toValues: false) }
+
+    private mutating func set(_ o: CameraOptions, toValues: Bool) {
+        func put<T>(_ value: T?, _ change: inout Change<T>) {
+            guard let value else { return }
+            if toValues { change.toValue = value } else { change.fromValue = value }
+        }
+        put(o.center, &center)
+        put(o.zoom, &zoom)
+        put(o.bearing, &bearing)
+        put(o.pitch, &pitch)
+        put(o.padding, &padding)
+        put(o.anchor, &anchor)
+    }
+
     /// The bearing actually animated to (after the short-path rewrite), or nil.
     var effectiveBearingTarget: Double? {
         guard let to = bearing.toValue else { return nil }

@@ -71,6 +71,8 @@ public final class FlyToCameraAnimator: OneShotCameraAnimator {
     public private(set) var currentTarget: CameraState?
     /// currentTarget − path.target per field, blended in with the eased progress.
     var correction = (lat: 0.0, lng: 0.0, zoom: 0.0, bearing: 0.0, pitch: 0.0)
+    /// currentTarget.padding − path.target.padding, blended in like ``correction``.
+    var paddingCorrection = EdgeInsets.zero
 
     init(id: Int, owner: AnimationOwner, path: FlyToPath, duration: Double, curve: AnimationCurve, manager: CameraAnimationsManager) {
         self.path = path
@@ -80,17 +82,17 @@ public final class FlyToCameraAnimator: OneShotCameraAnimator {
 
     /// Moves the destination (a moving target such as the puck): the difference from the planned
     /// destination is blended in with the eased progress, so the flight ends exactly on the new
-    /// destination without a jump. Fields of `target` that are nil keep the planned value.
+    /// destination without a jump. Fields of `target` that are nil keep the planned value
+    /// (padding included; `anchor` is not used, as the path moves the centre).
     public func retarget(to target: CameraOptions, bounds: CameraBounds, size: ScreenSize) {
         guard finalPosition == nil, target.firstNonFiniteField == nil else { return }
         var goal = path.target
-        if let v = target.center { goal.center = v }
-        if let v = target.zoom { goal.zoom = v }
-        if let v = target.bearing { goal.bearing = v }
-        if let v = target.pitch { goal.pitch = v }
+        goal.apply(target)
         goal = bounds.constrain(goal, size: size)
         currentTarget = goal
         let p = path.target
+        paddingCorrection = EdgeInsets(top: goal.padding.top - p.padding.top, left: goal.padding.left - p.padding.left,
+                                       bottom: goal.padding.bottom - p.padding.bottom, right: goal.padding.right - p.padding.right)
         correction = (goal.center.latitude - p.center.latitude,
                       shortestAngle(from: p.center.longitude, to: goal.center.longitude) - p.center.longitude,
                       goal.zoom - p.zoom, shortestAngle(from: p.bearing, to: goal.bearing) - p.bearing, goal.pitch - p.pitch)
@@ -109,6 +111,7 @@ public final class FlyToCameraAnimator: OneShotCameraAnimator {
                 c.zoom += correction.zoom * k
                 c.bearing += correction.bearing * k
                 c.pitch += correction.pitch * k
+                c.padding = c.padding + EdgeInsets.lerp(.zero, paddingCorrection, k)
             }
             m.map.setCamera(to: CameraOptions(center: c.center, padding: c.padding, zoom: c.zoom, bearing: c.bearing, pitch: c.pitch))
             return

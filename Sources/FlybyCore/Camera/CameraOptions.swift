@@ -75,11 +75,18 @@ extension CameraState {
     /// see ``FlybyMap/setCamera(to:)``).
     public func applying(_ options: CameraOptions) -> CameraState {
         var s = self
-        if let c = options.center { s.center = c }
-        if let p = options.padding { s.padding = p }
-        if let z = options.zoom { s.zoom = z }
-        if let b = options.bearing { s.bearing = b }
-        if let p = options.pitch { s.pitch = p }
+        s.apply(options)
         return s
+    }
+
+    /// Replaces, in place, every field that `options` sets (see ``applying(_:)``): the one
+    /// CameraOptions → CameraState merge, used by `setCamera`, flight scripts and retargeting.
+    @inlinable
+    public mutating func apply(_ options: CameraOptions) {
+        if let c = options.center { center = c }
+        if let p = options.padding { padding = p }
+        if let z = options.zoom { zoom = z }
+        if let b = options.bearing { bearing = b }
+        if let p = options.pitch { pitch = p }
     }
 }

@@ -21,6 +21,22 @@ public enum AnimationCurve: Hashable, Sendable {
     /// A spring curve with a damping ratio (1 = critically damped).
     public static func spring(dampingRatio: Double) -> AnimationCurve { .spring(SpringCurve(dampingRatio: dampingRatio)) }
 
+    /// The curves with a name, in the order the flight-script error text and the soak list them:
+    /// the one table from which flight scripts parse `"curve": "easeIn"`, FlybyMaps names its
+    /// `ViewportAnimation`s and the soak picks curves. A new named curve is a case and a row here.
+    public static let named: [(name: String, curve: AnimationCurve)] = [
+        ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut), ("easeInOut", .easeInOut),
+    ]
+
+    /// The named curve called `name` (``named``), or nil.
+    public init?(name: String) {
+        guard let hit = AnimationCurve.named.first(where: { $0.name == name }) else { return nil }
+        self = hit.curve
+    }
+
+    /// This curve's name in ``named``; nil for a Bézier or a spring.
+    public var name: String? { AnimationCurve.named.first { $0.curve == self }?.name }
+
     @usableFromInline static let easeInBezier = UnitBezier(0.42, 0, 1, 1)
     @usableFromInline static let easeOutBezier = UnitBezier(0, 0, 0.58, 1)
     @usableFromInline static let easeInOutBezier = UnitBezier(0.42, 0, 0.58, 1)

@@ -52,11 +52,7 @@ public final class FlybyMap {
         if isBatching {
             if options.anchor == nil || options.center != nil {
                 // The common animator write: plain field stores, in place.
-                if let v = options.center { pendingState.center = v }
-                if let v = options.padding { pendingState.padding = v }
-                if let v = options.zoom { pendingState.zoom = v }
-                if let v = options.bearing { pendingState.bearing = v }
-                if let v = options.pitch { pendingState.pitch = v }
+                pendingState.apply(options)
             } else {
                 pendingState = applying(options, to: pendingState)
             }
@@ -69,12 +65,12 @@ public final class FlybyMap {
     /// Starts the animators phase of a tick: until `endAnimatorWrites()`, `setCamera` only records
     /// the fields; the bounds are applied and `onCameraChanged` sent once at the end. With k
     /// animators this clamps once instead of k times (Mapbox sends k `cameraChanged` events).
-    public func beginAnimatorWrites() {
+    package func beginAnimatorWrites() {
         if !isBatching { pendingState = committedState; isBatching = true }
     }
 
     /// Ends the animators phase: clamps the written camera and sends one `onCameraChanged`.
-    public func endAnimatorWrites() {
+    package func endAnimatorWrites() {
         guard isBatching else { return }
         isBatching = false
         commit(cameraBounds.constrain(pendingState, size: size))

@@ -17,10 +17,11 @@ public final class MapSimulation {
     /// The simulated location and its puck, when a track is set.
     public private(set) var location: SimulatedLocation?
     /// Phase 1 (input, location, puck) and phase 2 (viewport) work, called each tick with its time.
-    public var inputParticipants: [(Double) -> Void] = []
-    public var viewportParticipants: [(Double) -> Void] = []
+    /// Plumbing between Flyby's modules (the flight runner, the window), not API.
+    package var inputParticipants: [(Double) -> Void] = []
+    package var viewportParticipants: [(Double) -> Void] = []
     /// Called after completions, each tick (scripted steps start here).
-    public var afterTickParticipants: [(Double) -> Void] = []
+    package var afterTickParticipants: [(Double) -> Void] = []
 
     private var events: [String] = []
     private var observations: [Cancelable] = []

@@ -4,8 +4,8 @@ import FlybyCore
 /// bounding boxes, a spatial index and precomputed simplification levels: what the renderer
 /// walks every frame.
 ///
-/// Coordinates: x east, y south, the world is 0…1 (see ``mercatorX(longitude:)`` and
-/// ``mercatorY(latitude:)``); at zoom z one unit is 512·2^z screen pixels. Longitudes beyond
+/// Coordinates: x east, y south, the world is 0…1 (see ``WebMercator/unitX(longitude:)`` and
+/// ``WebMercator/unitY(latitude:)``); at zoom z one unit is 512·2^z screen pixels. Longitudes beyond
 /// ±180° project outside 0…1; the renderer draws the world copies by shifting its query box by
 /// whole units (``MercatorBox/shifted(byWorlds:)``).
 ///
@@ -80,7 +80,7 @@ public struct ProjectedSource: Sendable {
         let full = GeometryLevel(zoom: .infinity, tolerance: 0, xy: builder.xy, ringStart: builder.ringStart,
                                  ringFlags: builder.ringFlags, featureRingStart: builder.featureRingStart)
         for z in ProjectedSource.levelZooms {
-            let tolerance = ProjectedSource.tolerancePixels / (512 * pow2(z))
+            let tolerance = ProjectedSource.tolerancePixels / (WebMercator.tileSize * pow2(z))
             let level = builder.level(zoom: z, tolerance: tolerance, importance: importance)
             // A level that keeps nearly everything is not worth its memory: use the full one.
             if level.pointCount * 10 >= full.pointCount * 9 { break }
@@ -235,7 +235,7 @@ struct ProjectionBuilder {
         var lastX = Double.nan, lastY = Double.nan
         let start = xy.count / 2
         for k in 0..<n {
-            let x = mercatorX(longitude: cs[k].longitude), y = mercatorY(latitude: cs[k].latitude)
+            let x = WebMercator.unitX(longitude: cs[k].longitude), y = WebMercator.unitY(latitude: cs[k].latitude)
             if x == lastX && y == lastY && flags & RingFlags.points == 0 { continue }
             xy.append(x); xy.append(y)
             lastX = x; lastY = y

@@ -43,14 +43,15 @@ public struct MapFrameRenderer: FrameRendering {
     }
 }
 
-/// A stand-in map renderer until the real one lands: a flat background, a graticule (every 10°
-/// when zoomed out, finer as the camera zooms in)
-/// projected through ``MapTransform`` (so pitch, bearing and zoom show), and the puck as a dot.
+/// The one stand-in map (`--style placeholder`, the window's stand-in, fast debug tests): a flat
+/// background, a graticule (every 10° when zoomed out, finer as the camera zooms in) projected
+/// through ``MapTransform`` (so pitch, bearing and zoom show), the puck as a dot, and the
+/// ornaments of every map frame (``MapOrnaments``).
 public struct PlaceholderFrameRenderer: FrameRendering {
     /// The style name that selects it (`--style placeholder`; also keeps debug tests fast).
     public static let styleName = "placeholder"
-    /// Draws the attribution, which the real renderer draws itself.
-    var overlay: AttributionOverlay?
+    /// Scale bar, compass and attribution, as the map renderer draws them (nil: the host draws its own).
+    var ornaments: MapOrnaments?
     /// Background (the water/land-neutral colour of the built-in styles).
     public var background = Color(rgb: 0xD3D8EE)
     /// Graticule lines.
@@ -66,12 +67,19 @@ public struct PlaceholderFrameRenderer: FrameRendering {
     public init(style: String, size: (width: Int, height: Int)) throws {
         if style != PlaceholderFrameRenderer.styleName { _ = try StyleLoader.parseStyle(style) }
         painter = Painter(width: size.width, height: size.height)
-        overlay = try AttributionOverlay(width: size.width, height: size.height)
+        ornaments = try MapOrnaments()
+    }
+
+    /// The graticule alone, for a host that draws its own ornaments (the window).
+    public init(drawsOrnaments: Bool) {
+        painter = Painter(width: 1, height: 1)
+        ornaments = drawsOrnaments ? try? MapOrnaments() : nil
     }
 
     public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        if painter.width != size.width || painter.height != size.height { painter = Painter(width: size.width, height: size.height) }
         drawGrid(camera: camera, puck: puck, size: size, into: &buffer)
-        overlay?.draw(into: &buffer)
+        ornaments?.draw(camera: camera, attribution: MapRenderer.defaultAttribution, into: &buffer)
     }
 
     mutating func drawGrid(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {

@@ -42,6 +42,16 @@ public struct TracePlot {
         return out
     }
 
+    /// The top of an axis that a lone spike cannot flatten: the largest value, unless it is over
+    /// four times the 98th percentile (a jump at t = 0, a teleport), then 1.25 × that percentile;
+    /// larger values are drawn clipped at the top.
+    static func robustMax(_ values: [Double]) -> Double {
+        let finite = values.filter(\.isFinite).sorted()
+        guard let top = finite.last else { return 1 }
+        let q = finite[Int((Double(finite.count - 1) * 0.98).rounded(.down))]
+        return q > 0 && top > 4 * q ? 1.25 * q : top
+    }
+
     /// Lays out the chart of `trace` at `width × height` pixels (default 1200 × 900).
     public init(trace: Trace, title: String, width: Int = 1200, height: Int = 900) {
         self.width = width
@@ -96,7 +106,7 @@ public struct TracePlot {
             var lo = values.min() ?? 0, hi = values.max() ?? 1
             if wraps { lo = 0; hi = 360 }
             if p == 1 { lo = min(lo, 0) }
-            if p == 3 { lo = 0 }
+            if p == 3 { lo = 0; hi = TracePlot.robustMax(values) }
             if hi - lo < 1e-9 { lo -= 1; hi += 1 }
             let ticks = wraps ? [0, 90, 180, 270, 360] : TracePlot.niceTicks(lo, hi, target: 4)
             lo = min(lo, ticks.first ?? lo); hi = max(hi, ticks.last ?? hi)
@@ -110,7 +120,7 @@ public struct TracePlot {
             // The curve; bearing breaks where it wraps past north.
             var run: [ScreenPoint] = []
             for i in values.indices {
-                let pt = ScreenPoint(x: x(times[i]), y: y(values[i]))
+                let pt = ScreenPoint(x: x(times[i]), y: y(min(values[i], hi)))  // a clipped spike stays in its panel
                 if wraps, i > 0, abs(values[i] - values[i - 1]) > 180 {
                     if run.count > 1 { shapes.append(.polyline(run, width: 2, color: color)) }
                     run = []
@@ -222,10 +232,7 @@ public struct TracePlot {
     /// Draws the chart into pixels with ``Painter`` and DejaVu Sans.
     /// - Throws: when the built-in font is missing or broken.
     public func renderPixels() throws -> PixelBuffer {
-        guard let fontPath = BuiltinData.path("fonts/DejaVuSans.ttf") else {
-            throw InputError(file: "fonts/DejaVuSans.ttf", message: "the built-in font is missing")
-        }
-        let font = try TrueTypeFont(contentsOfFile: fontPath)
+        let font = try TrueTypeFont.builtin()
         var cache = GlyphCache(font: font)
         var buffer = PixelBuffer(width: width, height: height, color: .white)
         var painter = Painter(width: width, height: height)

@@ -43,14 +43,7 @@ public final class FlightRunner {
     public init(script: FlightScript, startCamera: CameraState) {
         self.script = script
         clock = ManualClock(fps: script.fps)
-        var start = startCamera
-        let c = script.camera
-        if let v = c.center { start.center = v }
-        if let v = c.zoom { start.zoom = v }
-        if let v = c.bearing { start.bearing = v }
-        if let v = c.pitch { start.pitch = v }
-        if let v = c.padding { start.padding = v }
-        simulation = MapSimulation(size: script.size, camera: start, bounds: script.bounds, clock: clock)
+        simulation = MapSimulation(size: script.size, camera: startCamera.applying(script.camera), bounds: script.bounds, clock: clock)
         simulation.viewport.context.styleDefaultCamera = CameraOptions(cameraState: startCamera)
         simulation.viewport.options.transitionsToIdleUponUserInteraction = script.transitionsToIdleUponUserInteraction
         if let l = script.location {
@@ -145,18 +138,8 @@ public final class FlightRunner {
                 }
             case .animate(let a):
                 let animator = sim.camera.makeAnimator(duration: a.duration, curve: a.curve, animationOwner: a.owner) { t in
-                    if let v = a.from.center { t.center.fromValue = v }
-                    if let v = a.from.zoom { t.zoom.fromValue = v }
-                    if let v = a.from.bearing { t.bearing.fromValue = v }
-                    if let v = a.from.pitch { t.pitch.fromValue = v }
-                    if let v = a.from.padding { t.padding.fromValue = v }
-                    if let v = a.from.anchor { t.anchor.fromValue = v }
-                    if let v = a.to.center { t.center.toValue = v }
-                    if let v = a.to.zoom { t.zoom.toValue = v }
-                    if let v = a.to.bearing { t.bearing.toValue = v }
-                    if let v = a.to.pitch { t.pitch.toValue = v }
-                    if let v = a.to.padding { t.padding.toValue = v }
-                    if let v = a.to.anchor { t.anchor.toValue = v }
+                    t.setFromValues(a.from)
+                    t.setToValues(a.to)
                     t.shouldOptimizeBearingPath = a.shortestBearing
                 }
                 animator.isReversed = a.reversed
@@ -189,31 +172,15 @@ public final class FlightRunner {
             }
         }
 
-        func startViewport(_ spec: ViewportStateSpec, _ t: ViewportTransitionSpec, hold: Double, now: Double) {
-            let viewport = runner.simulation.viewport
-            let state: ViewportState
-            switch spec {
-            case .idle:
-                viewport.idle()
-                transitionEndTime = now
-                done = hold <= 0
-                return
-            case .styleDefault: state = viewport.makeStyleDefaultViewportState()
-            case .camera(let c): state = viewport.makeCameraViewportState(camera: c)
-            case .overview(_, let options): state = viewport.makeOverviewViewportState(options: options)
-            case .followPuck(let options): state = viewport.makeFollowPuckViewportState(options: options)
-            }
-            let transition: ViewportTransition
-            switch t {
-            case .default(let maxDuration): transition = viewport.makeDefaultViewportTransition(options: .init(maxDuration: maxDuration))
-            case .immediate: transition = viewport.makeImmediateViewportTransition()
-            case .fly(let duration): transition = AnimationViewportTransition(.fly(duration: duration))
-            case .ease(let duration, let curve): transition = AnimationViewportTransition(.ease(duration: duration, curve: curve))
-            }
-            viewport.transition(to: state, transition: transition) { [weak self] _ in
+        func startViewport(_ spec: ViewportStateDescriptor, _ t: ViewportTransitionDescriptor, hold: Double, now: Double) {
+            let started = runner.simulation.viewport.transition(to: spec, transition: t) { [weak self] _ in
                 guard let self else { return }
                 self.transitionEndTime = self.runner.clock.now
                 if hold <= 0 { self.done = true }
+            }
+            if !started {  // idle: no transition, the hold starts now
+                transitionEndTime = now
+                done = hold <= 0
             }
         }
 

@@ -50,7 +50,7 @@ public indirect enum FlightStep: Sendable {
     /// reverse, scrub to a fraction, or stop. Completes at once.
     case control(id: String, action: AnimatorControl)
     /// A viewport transition; completes `hold` seconds after it completes or fails.
-    case viewport(state: ViewportStateSpec, transition: ViewportTransitionSpec, hold: Double)
+    case viewport(state: ViewportStateDescriptor, transition: ViewportTransitionDescriptor, hold: Double)
     /// Simulated touch input, one input per tick as a finger would give.
     case gesture(GestureSpec)
 }
@@ -66,24 +66,6 @@ public struct LocationSpec: Sendable {
     public init(track: Track, speed: Double = 1, loop: Bool = false, mode: PuckInterpolationMode = .mapboxDefault, puckBearing: PuckBearing = .course) {
         self.track = track; self.speed = speed; self.loop = loop; self.mode = mode; self.puckBearing = puckBearing
     }
-}
-
-/// A viewport state in a script.
-public enum ViewportStateSpec: Sendable {
-    case idle
-    case styleDefault
-    case camera(CameraOptions)
-    /// nil geometry = the whole location track.
-    case overview(geometry: Geometry?, OverviewViewportStateOptions)
-    case followPuck(FollowPuckViewportStateOptions)
-}
-
-/// A viewport transition in a script.
-public enum ViewportTransitionSpec: Sendable {
-    case `default`(maxDuration: Double)
-    case immediate
-    case fly(duration: Double?)
-    case ease(duration: Double, curve: AnimationCurve)
 }
 
 /// A gesture step (screen points, seconds).

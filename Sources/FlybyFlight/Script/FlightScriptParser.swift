@@ -132,13 +132,12 @@ public enum FlightScriptParser {
     /// A Curve: a name, `[x1, y1, x2, y2]`, or `{"spring": {"dampingRatio": d}}`.
     public static func curve(_ c: JSONCursor) throws(InputError) -> AnimationCurve {
         if c.isString {
-            switch try c.string() {
-            case "linear": return .linear
-            case "easeIn": return .easeIn
-            case "easeOut": return .easeOut
-            case "easeInOut": return .easeInOut
-            case let other: throw c.error("unknown curve '\(other)' (known: linear, easeIn, easeOut, easeInOut, [x1, y1, x2, y2], {\"spring\": {\"dampingRatio\": d}})")
+            let name = try c.string()
+            guard let named = AnimationCurve(name: name) else {
+                let known = AnimationCurve.named.map(\.name).joined(separator: ", ")
+                throw c.error("unknown curve '\(name)' (known: \(known), [x1, y1, x2, y2], {\"spring\": {\"dampingRatio\": d}})")
             }
+            return named
         }
         if c.isArray {
             let items = try c.elements()
@@ -277,7 +276,7 @@ extension FlightScriptParser {
         return ScreenPoint(x: x, y: y)
     }
 
-    static func viewportState(_ c: JSONCursor) throws(InputError) -> ViewportStateSpec {
+    static func viewportState(_ c: JSONCursor) throws(InputError) -> ViewportStateDescriptor {
         if c.isString {
             switch try c.string() {
             case "idle": return .idle
@@ -309,7 +308,7 @@ extension FlightScriptParser {
                 maxZoom: try v.member("maxZoom")?.double(in: -5...30, what: "maxZoom"),
                 offset: try v.member("offset").map { (p: JSONCursor) throws(InputError) in try point(p) },
                 animationDuration: try v.member("animationDuration").map { (d: JSONCursor) throws(InputError) in try duration(d, what: "animationDuration") } ?? 1)
-            return .overview(geometry: geometry, options)
+            return .overview(options)
         }
         let v = try c.required("followPuck")
         try v.rejectUnknownKeys(["zoom", "bearing", "pitch", "padding"])
@@ -332,7 +331,7 @@ extension FlightScriptParser {
         return .followPuck(o)
     }
 
-    static func viewportTransition(_ c: JSONCursor) throws(InputError) -> ViewportTransitionSpec {
+    static func viewportTransition(_ c: JSONCursor) throws(InputError) -> ViewportTransitionDescriptor {
         if c.isString {
             switch try c.string() {
             case "default": return .default(maxDuration: 3.5)

@@ -48,14 +48,12 @@ public final class SoakRunner {
     }
 
     func randomCurve() -> AnimationCurve {
-        switch rng.int(6) {
-        case 0: return .linear
-        case 1: return .easeIn
-        case 2: return .easeOut
-        case 3: return .easeInOut
-        case 4: return .bezier(rng.unit(), rng.range(-1, 2), rng.unit(), rng.range(-1, 2))
-        default: return .spring(dampingRatio: rng.range(0.05, 3))
-        }
+        // Every named curve (the core's table), then a Bézier, then a spring.
+        let named = AnimationCurve.named
+        let pick = rng.int(named.count + 2)
+        if pick < named.count { return named[pick].curve }
+        if pick == named.count { return .bezier(rng.unit(), rng.range(-1, 2), rng.unit(), rng.range(-1, 2)) }
+        return .spring(dampingRatio: rng.range(0.05, 3))
     }
 
     func randomPoint() -> ScreenPoint { ScreenPoint(x: rng.range(0, 800), y: rng.range(0, 600)) }

@@ -128,19 +128,8 @@ public final class MapHost {
     // MARK: Viewport
 
     private func apply(_ v: Viewport, animation: ViewportAnimation) {
-        let vp = mapView.viewport
         transitions.append(v.isIdle ? "idle" : animation.name)
-        let state: ViewportState
-        switch v.kind {
-        case .idle:
-            vp.idle()
-            return
-        case .styleDefault: state = vp.makeStyleDefaultViewportState()
-        case .camera(let c): state = vp.makeCameraViewportState(camera: c)
-        case .overview(let o): state = vp.makeOverviewViewportState(options: o)
-        case .followPuck(let o): state = vp.makeFollowPuckViewportState(options: o)
-        }
-        vp.transition(to: state, transition: animation.makeTransition())
+        mapView.viewport.transition(to: v.descriptor, transition: animation.descriptor)
     }
 }
 
@@ -151,7 +140,7 @@ enum PointClusterer {
     /// clusters of at least `clusterMinPoints` become a bubble at their points' mean position
     /// with the count as text, smaller ones show their points.
     static func cluster(_ points: [PointAnnotation], zoom: Double, options: ClusterOptions, groupId: String) -> [PointAnnotation] {
-        let worldSize = 512 * Double(1 << max(0, Int(zoom)))
+        let worldSize = WebMercator.worldSize(zoom: Double(max(0, Int(zoom))))
         var seeds: [(x: Double, y: Double, members: [Int])] = []
         for (k, p) in points.enumerated() {
             let (x, y) = WebMercator.project(p.point, worldSize: worldSize)

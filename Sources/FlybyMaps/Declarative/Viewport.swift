@@ -6,99 +6,73 @@ import FlybyCore
 /// engine as `mapView.viewport.transition(to:)`: the animation named by the enclosing
 /// ``withViewportAnimation(_:body:)``, or none (an immediate jump).
 public struct Viewport: Hashable, Sendable {
-    enum Kind: Hashable, Sendable {
-        case idle
-        case styleDefault
-        case camera(CameraOptions)
-        case overview(OverviewViewportStateOptions)
-        case followPuck(FollowPuckViewportStateOptions)
-    }
-    let kind: Kind
+    /// The engine's description of this viewport (FlybyCore's one viewport vocabulary).
+    public let descriptor: ViewportStateDescriptor
+    /// The viewport a descriptor describes.
+    public init(_ descriptor: ViewportStateDescriptor) { self.descriptor = descriptor }
 
     /// No state: the camera stays where it is and gestures move it.
-    public static let idle = Viewport(kind: .idle)
+    public static let idle = Viewport(.idle)
     /// The style's default camera (root `center`, `zoom`, `bearing`, `pitch`).
-    public static let styleDefault = Viewport(kind: .styleDefault)
+    public static let styleDefault = Viewport(.styleDefault)
 
     /// A fixed camera (absent fields keep their values).
     public static func camera(center: LocationCoordinate2D? = nil, anchor: ScreenPoint? = nil, zoom: Double? = nil,
                               bearing: Double? = nil, pitch: Double? = nil) -> Viewport {
-        Viewport(kind: .camera(CameraOptions(center: center, anchor: anchor, zoom: zoom, bearing: bearing, pitch: pitch)))
+        Viewport(.camera(CameraOptions(center: center, anchor: anchor, zoom: zoom, bearing: bearing, pitch: pitch)))
     }
 
     /// The camera that shows all of `geometry` (kept fitted while the geometry is shown).
     public static func overview(geometry: Geometry, bearing: Double = 0, pitch: Double = 0, geometryPadding: EdgeInsets = .zero,
                                 maxZoom: Double? = nil, offset: ScreenPoint? = nil) -> Viewport {
-        Viewport(kind: .overview(OverviewViewportStateOptions(geometry: geometry, geometryPadding: geometryPadding, bearing: bearing,
+        Viewport(.overview(OverviewViewportStateOptions(geometry: geometry, geometryPadding: geometryPadding, bearing: bearing,
                                                                pitch: pitch, maxZoom: maxZoom, offset: offset)))
     }
 
     /// Follows the location puck at `zoom`, turning with its heading or course (or a fixed bearing).
     public static func followPuck(zoom: Double, bearing: FollowPuckViewportStateBearing = .heading, pitch: Double = 45) -> Viewport {
-        Viewport(kind: .followPuck(FollowPuckViewportStateOptions(zoom: zoom, bearing: bearing, pitch: pitch)))
+        Viewport(.followPuck(FollowPuckViewportStateOptions(zoom: zoom, bearing: bearing, pitch: pitch)))
     }
 
     /// The camera of a `.camera` viewport (nil for the other kinds).
-    public var camera: CameraOptions? { if case .camera(let c) = kind { return c } else { return nil } }
-    public var isIdle: Bool { kind == .idle }
-    public var isStyleDefault: Bool { kind == .styleDefault }
+    public var camera: CameraOptions? { if case .camera(let c) = descriptor { return c } else { return nil } }
+    public var isIdle: Bool { descriptor == .idle }
+    public var isStyleDefault: Bool { descriptor == .styleDefault }
     /// The followed-puck options of a `.followPuck` viewport.
-    public var followPuck: FollowPuckViewportStateOptions? { if case .followPuck(let o) = kind { return o } else { return nil } }
+    public var followPuck: FollowPuckViewportStateOptions? { if case .followPuck(let o) = descriptor { return o } else { return nil } }
     /// The overview options of an `.overview` viewport.
-    public var overview: OverviewViewportStateOptions? { if case .overview(let o) = kind { return o } else { return nil } }
+    public var overview: OverviewViewportStateOptions? { if case .overview(let o) = descriptor { return o } else { return nil } }
 }
 
 /// How a ``Viewport`` change animates (the Mapbox SwiftUI `ViewportAnimation`), used with
 /// ``withViewportAnimation(_:body:)``.
 public struct ViewportAnimation: Hashable, Sendable {
-    enum Kind: Hashable, Sendable {
-        case `default`(maxDuration: Double)
-        case fly(duration: Double?)
-        case ease(duration: Double, curve: AnimationCurve)
-        case immediate
-    }
-    let kind: Kind
+    /// The engine's description of this animation (FlybyCore's one transition vocabulary).
+    public let descriptor: ViewportTransitionDescriptor
+    /// The animation a descriptor describes.
+    public init(_ descriptor: ViewportTransitionDescriptor) { self.descriptor = descriptor }
 
     /// Mapbox's default transition: a flight or an ease, whichever the distance calls for, at
     /// most `maxDuration` seconds.
-    public static func `default`(maxDuration: Double = 3.5) -> ViewportAnimation { ViewportAnimation(kind: .default(maxDuration: maxDuration)) }
+    public static func `default`(maxDuration: Double = 3.5) -> ViewportAnimation { ViewportAnimation(.default(maxDuration: maxDuration)) }
     /// A `fly(to:)` arc of automatic duration.
-    public static let fly = ViewportAnimation(kind: .fly(duration: nil))
-    public static func fly(duration: Double) -> ViewportAnimation { ViewportAnimation(kind: .fly(duration: duration)) }
+    public static let fly = ViewportAnimation(.fly(duration: nil))
+    public static func fly(duration: Double) -> ViewportAnimation { ViewportAnimation(.fly(duration: duration)) }
     /// Eases to the target over `duration` seconds with the CSS ease-in curve (0.42, 0, 1, 1).
-    public static func easeIn(duration: Double) -> ViewportAnimation { ViewportAnimation(kind: .ease(duration: duration, curve: .easeIn)) }
-    public static func easeOut(duration: Double) -> ViewportAnimation { ViewportAnimation(kind: .ease(duration: duration, curve: .easeOut)) }
-    public static func easeInOut(duration: Double) -> ViewportAnimation { ViewportAnimation(kind: .ease(duration: duration, curve: .easeInOut)) }
-    public static func linear(duration: Double) -> ViewportAnimation { ViewportAnimation(kind: .ease(duration: duration, curve: .linear)) }
+    public static func easeIn(duration: Double) -> ViewportAnimation { ViewportAnimation(.ease(duration: duration, curve: .easeIn)) }
+    public static func easeOut(duration: Double) -> ViewportAnimation { ViewportAnimation(.ease(duration: duration, curve: .easeOut)) }
+    public static func easeInOut(duration: Double) -> ViewportAnimation { ViewportAnimation(.ease(duration: duration, curve: .easeInOut)) }
+    public static func linear(duration: Double) -> ViewportAnimation { ViewportAnimation(.ease(duration: duration, curve: .linear)) }
     /// No animation (what a change outside `withViewportAnimation` does).
-    public static let immediate = ViewportAnimation(kind: .immediate)
+    public static let immediate = ViewportAnimation(.immediate)
 
     /// A short name for logs and tests: `default(maxDuration: 1.0)`, `fly`, `easeIn(duration: 1.0)`, `immediate`.
     public var name: String {
-        switch kind {
+        switch descriptor {
         case .default(let d): return "default(maxDuration: \(d))"
         case .fly(let d): return d.map { "fly(duration: \($0))" } ?? "fly"
-        case .ease(let d, let curve):
-            let n: String
-            switch curve {
-            case .easeIn: n = "easeIn"
-            case .easeOut: n = "easeOut"
-            case .easeInOut: n = "easeInOut"
-            case .linear: n = "linear"
-            default: n = "ease"
-            }
-            return "\(n)(duration: \(d))"
+        case .ease(let d, let curve): return "\(curve.name ?? "ease")(duration: \(d))"
         case .immediate: return "immediate"
-        }
-    }
-
-    /// The engine transition that runs this animation.
-    public func makeTransition() -> ViewportTransition {
-        switch kind {
-        case .default(let d): return DefaultViewportTransition(options: DefaultViewportTransitionOptions(maxDuration: d))
-        case .fly(let d): return AnimationViewportTransition(.fly(duration: d))
-        case .ease(let d, let curve): return AnimationViewportTransition(.ease(duration: d, curve: curve))
-        case .immediate: return ImmediateViewportTransition()
         }
     }
 

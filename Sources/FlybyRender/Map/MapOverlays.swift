@@ -54,72 +54,18 @@ extension MapRenderer {
     }
 
     /// Scale bar (bottom-left), compass (top-right, only when the bearing is not 0) and the
-    /// attribution (bottom-right, always).
+    /// attribution (bottom-right, always), drawn by the one ornament drawer (``MapOrnaments``).
     mutating func drawOrnaments(_ camera: CameraState, _ g: FrameGeometry, _ view: PixelBufferView) {
-        let ink = Color(rgb: 0x333333)
-        if showsOrnaments {
-            // Scale bar: the largest 1-2-5 distance that fits in 100 points, measured at the
-            // principal point's latitude (under the camera centre).
-            let metersPerPoint = WebMercator.metersPerPoint(latitude: camera.center.latitude, zoom: camera.zoom)
-            if showsScaleBar && metersPerPoint.isFinite && metersPerPoint > 0 {
-                let maxMeters = metersPerPoint * 100
-                let exponent = mapLog10(maxMeters).rounded(.down)
-                let base = mapPow(10, exponent)
-                let nice = [5.0, 2, 1].first { $0 * base <= maxMeters }.map { $0 * base } ?? base
-                let barWidth = nice / metersPerPoint
-                let label = nice >= 1000 ? "\(MapRenderer.shortNumber(nice / 1000)) km" : "\(MapRenderer.shortNumber(nice)) m"
-                let x0 = 10.0, y0 = Double(height) - 14
-                path.removeAll()
-                path.addRect(x: x0 - 1, y: y0 - 15, width: barWidth + 2, height: 19)
-                painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 170), into: view)
-                path.removeAll()
-                path.move(to: ScreenPoint(x: x0, y: y0 - 6)); path.line(to: ScreenPoint(x: x0, y: y0 + 1.5))
-                path.line(to: ScreenPoint(x: x0 + barWidth, y: y0 + 1.5)); path.line(to: ScreenPoint(x: x0 + barWidth, y: y0 - 6))
-                painter.stroke(path, style: StrokeStyle(width: 1.5), color: ink, into: view)
-                text.drawSimple(label, at: ScreenPoint(x: x0 + 3, y: y0 - 15), size: 11, color: ink, painter: &painter, view: view)
-            }
-            // Compass.
-            let bearing = camera.bearing.truncatingRemainder(dividingBy: 360)
-            if showsCompass && abs(bearing) > 1e-9 {
-                let c = ScreenPoint(x: Double(width) - 30, y: 30)
-                path.removeAll()
-                path.addCircle(center: c, radius: 17)
-                painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 220), into: view)
-                painter.stroke(path, style: StrokeStyle(width: 1), color: Color(rgb: 0x000000, alpha: 60), into: view)
-                let a = -bearing * Double.pi / 180
-                let s = mapSin(a), co = mapCos(a)
-                func rot(_ dx: Double, _ dy: Double) -> ScreenPoint {
-                    ScreenPoint(x: c.x + co * dx - s * dy, y: c.y + s * dx + co * dy)
-                }
-                path.removeAll()
-                path.move(to: rot(0, -13)); path.line(to: rot(5, 0)); path.line(to: rot(-5, 0)); path.close()
-                painter.fill(path, color: Color(rgb: 0xE53935), into: view)
-                path.removeAll()
-                path.move(to: rot(0, 13)); path.line(to: rot(5, 0)); path.line(to: rot(-5, 0)); path.close()
-                painter.fill(path, color: Color(rgb: 0x607080), into: view)
-            }
-        }
-        // Attribution (licence requirement: on every frame). Empty only when the host draws the
-        // same credits itself (the window does, beside its own ornaments).
-        guard let a = attributionLayout() else { return }
-        path.removeAll()
-        path.addRect(x: a.box.x, y: a.box.y, width: a.box.width, height: a.box.height)
-        painter.fill(path, color: Color(rgb: 0xFFFFFF, alpha: 160), into: view)
-        text.drawSimple(attribution, at: a.origin, size: a.size, color: Color(rgb: 0x333333), painter: &painter, view: view)
-    }
-
-    /// Where the attribution goes (bottom-right): its text origin and size, and its backing box.
-    func attributionLayout() -> (origin: ScreenPoint, size: Double, box: ScreenRect)? {
-        guard !attribution.isEmpty else { return nil }
-        let size = width < 700 ? 8.5 : 10.0
-        let m = text.measure(attribution, size: size)
-        let x = Double(width) - m.width - 6, y = Double(height) - m.height - 2
-        return (ScreenPoint(x: x, y: y), size, ScreenRect(x: x - 4, y: y - 1, width: m.width + 8, height: m.height + 2))
+        MapOrnaments.draw(camera: camera, width: width, height: height, scaleBar: showsOrnaments && showsScaleBar,
+                          compass: showsOrnaments && showsCompass, attribution: attribution,
+                          path: &path, painter: &painter, text: &text, view: view)
     }
 
     /// The box of the attribution line in screen points (nil when the host draws the credits):
     /// what overlays drawn after the map, such as view annotations, must leave visible.
-    public var attributionFrame: ScreenRect? { attributionLayout()?.box }
+    public var attributionFrame: ScreenRect? {
+        MapOrnaments.attributionLayout(attribution, width: width, height: height, text: text)?.box
+    }
 
     /// "2", "0.5", "20" — no trailing ".0".
     static func shortNumber(_ v: Double) -> String {

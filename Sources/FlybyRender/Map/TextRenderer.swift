@@ -31,14 +31,8 @@ struct TextRenderer {
 
     /// Loads the fonts shipped in FlybyData's resources.
     init() throws(FontError) {
-        func load(_ name: String) throws(FontError) -> TrueTypeFont {
-            guard let p = BuiltinData.path("fonts/\(name)") else {
-                throw FontError(font: name, message: "the built-in font is missing from the resources")
-            }
-            return try TrueTypeFont(contentsOfFile: p)
-        }
-        regular = GlyphFieldCache(font: try load("DejaVuSans.ttf"))
-        bold = GlyphFieldCache(font: try load("DejaVuSans-Bold.ttf"))
+        regular = GlyphFieldCache(font: try TrueTypeFont.builtin())
+        bold = GlyphFieldCache(font: try TrueTypeFont.builtin("DejaVuSans-Bold.ttf"))
     }
 
     /// The cache for a `text-font` stack: bold when the first name says Bold, else regular.

@@ -10,8 +10,9 @@ public struct PixelBufferView: @unchecked Sendable {
     public let width: Int
     public let height: Int
 
+    /// Plumbing (a raw pointer): hosts get a view from ``PixelBuffer/withView(_:)``.
     @inlinable
-    public init(base: UnsafeMutablePointer<UInt32>?, width: Int, height: Int) {
+    package init(base: UnsafeMutablePointer<UInt32>?, width: Int, height: Int) {
         precondition(width >= 0 && height >= 0 && (base != nil || width * height == 0))
         self.base = base; self.width = width; self.height = height
     }

@@ -65,7 +65,7 @@ public enum RasterBench {
                                   centerLongitude: Double = 10, centerLatitude: Double = 30,
                                   zoomScale: Double = 2.8284271247461903) throws -> Scene {
         let document = try JSONDocument(file: "world", bytes: bytes)
-        let pixelsPerDegree = 512 * zoomScale / 360
+        let pixelsPerDegree = WebMercator.tileSize * zoomScale / 360
         let cx = Double(width) / 2, cy = Double(height) / 2
         var features: [Path] = []
         for feature in document.root["features"]?.arrayValue ?? [] {

@@ -3,6 +3,16 @@ import FlybyTestSupport
 import Testing
 
 @Suite struct CurveTests {
+    @Test func everyNamedCurveRoundTripsThroughItsName() {
+        #expect(Set(AnimationCurve.named.map(\.name)).count == AnimationCurve.named.count, "names are unique")
+        for (name, curve) in AnimationCurve.named {
+            #expect(AnimationCurve(name: name) == curve)
+            #expect(curve.name == name)
+        }
+        #expect(AnimationCurve(name: "bounce") == nil)
+        #expect(AnimationCurve.bezier(0.1, 0.2, 0.3, 0.4).name == nil && AnimationCurve.spring(dampingRatio: 1).name == nil)
+    }
+
     @Test func uikitCurvesMatchCoreAnimationSamples() {
         expectClose(AnimationCurve.easeInOut.value(at: 0.5), 0.5, 1e-6)
         expectClose(AnimationCurve.easeInOut.value(at: 0.25), 0.1292, 1e-4)

@@ -6,12 +6,12 @@ import Testing
 
 @Suite struct ProjectedSourceTests {
     @Test func mercatorProjection() {
-        #expect(mercatorX(longitude: -180) == 0)
-        #expect(mercatorX(longitude: 0) == 0.5)
-        #expect(abs(mercatorY(latitude: 0) - 0.5) < 1e-15)
-        #expect(abs(mercatorY(latitude: 85.051129)) < 1e-8)
-        #expect(mercatorY(latitude: 90) == mercatorY(latitude: 85.051129))
-        #expect(abs(mercatorY(latitude: -85.051129) - 1) < 1e-8)
+        #expect(WebMercator.unitX(longitude: -180) == 0)
+        #expect(WebMercator.unitX(longitude: 0) == 0.5)
+        #expect(abs(WebMercator.unitY(latitude: 0) - 0.5) < 1e-15)
+        #expect(abs(WebMercator.unitY(latitude: 85.051129)) < 1e-8)
+        #expect(WebMercator.unitY(latitude: 90) == WebMercator.unitY(latitude: 85.051129))
+        #expect(abs(WebMercator.unitY(latitude: -85.051129) - 1) < 1e-8)
     }
 
     @Test func indexQueryMatchesBruteForce() throws {

@@ -1,26 +1,9 @@
 import FlybyCore
 import FlybyData
 import FlybyRender
+import FlybyTestSupport
 import Foundation
 import Testing
-
-/// A style with a white background and one red square (2° × 2°) around `lng`, `lat`, whose fill
-/// turns blue when its feature-state `select` is true.
-func squareStyle(lng: Double, lat: Double, half: Double = 1, extra: String = "") -> String {
-    """
-    {"version": 8, "center": [\(lng), \(lat)], "zoom": 5,
-     "sky": {"sky-color": "#0000ff", "horizon-color": "#0000ff"},
-     "sources": {"sq": {"type": "geojson", "generateId": true, "data": {"type": "FeatureCollection", "features": [
-       {"type": "Feature", "properties": {"name": "Square"}, "geometry": {"type": "Polygon", "coordinates": [[
-         [\(lng - half), \(lat - half)], [\(lng + half), \(lat - half)], [\(lng + half), \(lat + half)],
-         [\(lng - half), \(lat + half)], [\(lng - half), \(lat - half)]]]}}]}}},
-     "layers": [
-       {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
-       {"id": "square", "type": "fill", "source": "sq",
-        "paint": {"fill-color": ["case", ["==", ["feature-state", "select"], true], "#0000ff", "#ff0000"]}}\(extra)
-     ]}
-    """
-}
 
 func makeRenderer(_ json: String, width: Int = 200, height: Int = 120) throws -> MapRenderer {
     let style = try Style.parse(Array(json.utf8), file: "test-style.json")

@@ -1,3 +1,4 @@
+import FlybyCore
 import FlybyData
 import FlybyRender
 import Testing
@@ -221,8 +222,8 @@ struct BuiltinStyleCase: Sendable, CustomTestStringConvertible {
         let roads = try #require(city.style.layer(id: "road"))
         let src = try #require(city.source(for: roads))
         var out: [Int32] = []
-        let box = MercatorBox(minX: mercatorX(longitude: 24.94), minY: mercatorY(latitude: 60.172),
-                              maxX: mercatorX(longitude: 24.95), maxY: mercatorY(latitude: 60.167))
+        let box = MercatorBox(minX: WebMercator.unitX(longitude: 24.94), minY: WebMercator.unitY(latitude: 60.172),
+                              maxX: WebMercator.unitX(longitude: 24.95), maxY: WebMercator.unitY(latitude: 60.167))
         src.data.query(box, zoom: 15, into: &out)
         #expect(!out.isEmpty)
         let states = FeatureStateStore()

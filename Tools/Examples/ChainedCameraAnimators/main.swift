@@ -1,4 +1,5 @@
 // swift run chained-camera-animators [--out FILE.png]
+import FlybyCore
 import FlybyExamples
 import FlybyMaps
 

@@ -1,6 +1,7 @@
 // swift run custom-rendered-layer [--out FILE.png]
 import FlybyExamples
 import FlybyMaps
+import FlybyRender
 
 ExampleSupport.main(name: "custom-rendered-layer") {
     let report = try CustomRenderedLayerExample.run()

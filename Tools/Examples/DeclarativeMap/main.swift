@@ -1,4 +1,5 @@
 // swift run declarative-map [--out FILE.png]
+import FlybyCore
 import FlybyExamples
 import FlybyMaps
 

@@ -1,4 +1,6 @@
+import FlybyCore
 import FlybyMaps
+import FlybyRender
 
 /// Example 2 (Mapbox v10 migration guide, "Annotations"): point annotations with an image, a
 /// polyline New York → Washington (red, opacity 0.8, width 10), a polygon with a hole, and tap

@@ -1,4 +1,6 @@
+import FlybyCore
 import FlybyMaps
+import FlybyRender
 
 /// Example 1 (Mapbox v10 migration guide, "Camera animations"): three animators chained through
 /// their completions — zoom to 14 over 4 s, then pitch to 55 over 2 s, then bearing to −45 over

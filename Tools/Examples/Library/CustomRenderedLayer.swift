@@ -1,4 +1,6 @@
+import FlybyCore
 import FlybyMaps
+import FlybyRender
 
 /// Example 8 (the counterpart of Mapbox's custom Metal layer example): a `CustomLayer` whose
 /// drawing is a Swift closure — a translucent triangle and a heat blob placed in map coordinates —

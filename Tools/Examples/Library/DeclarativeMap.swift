@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 
 /// Example 3 (Mapbox Maps SDK for iOS "SwiftUI" guide): the map as a value built with result
 /// builders — a GeoJSON source and a fill layer, a polygon annotation, a view annotation, the 2D

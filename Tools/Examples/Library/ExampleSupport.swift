@@ -1,7 +1,10 @@
 #if canImport(Glibc)
+import FlybyCore
+import FlybyMaps
+import FlybyMedia
+import FlybyRender
 import Glibc
 #endif
-import FlybyMaps
 
 /// What the example executables share: where to write the snapshot, and marker icons drawn in code.
 public enum ExampleSupport {

@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 
 /// Example 6 (Mapbox iOS SDK v11 example "Featureset interactions" with the Standard style):
 /// tap a point of interest to hide it (feature state `hide`) and show a view annotation in its

@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 
 /// Example 5 (Mapbox iOS SDK v6 example "Dynamically style interactive points"): a point set as a
 /// circle layer whose radius follows the zoom (`interpolate`) and whose opacity steps with it

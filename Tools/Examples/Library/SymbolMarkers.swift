@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 
 /// Example 7 (the Mapbox symbol-layer marker example): two icons added to the style by name, a
 /// GeoJSON source whose features carry an `icon` property, and a symbol layer whose `iconImage`

@@ -1,4 +1,7 @@
+import FlybyCore
+import FlybyData
 import FlybyMaps
+import FlybyRender
 
 /// Example 4 (Mapbox iOS SDK v11 guide "View annotations"): callouts placed above the map at
 /// coordinates and along a route line, with `allowOverlap`, `variableAnchors` that move to keep

@@ -1,6 +1,7 @@
 // swift run symbol-markers [--out FILE.png]
 import FlybyExamples
 import FlybyMaps
+import FlybyRender
 
 ExampleSupport.main(name: "symbol-markers") {
     let report = try SymbolMarkersExample.run()

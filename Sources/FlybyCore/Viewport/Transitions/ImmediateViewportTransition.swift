@@ -57,13 +57,7 @@ public final class AnimationViewportTransition: ViewportTransition {
             guard completion != nil, let target = state.camera(in: context) else { return }
             if let fly { fly.retarget(to: target, bounds: context.map.cameraBounds, size: context.map.size); return }
             if let ease {
-                ease.retarget { t in
-                    if let v = target.center { t.center.toValue = v }
-                    if let v = target.zoom { t.zoom.toValue = v }
-                    if let v = target.bearing { t.bearing.toValue = v }
-                    if let v = target.pitch { t.pitch.toValue = v }
-                    if let v = target.padding { t.padding.toValue = v }
-                }
+                ease.retarget { t in t.setToValues(target) }
                 return
             }
             let done: AnimationCompletion = { [weak self] position in
@@ -76,11 +70,7 @@ public final class AnimationViewportTransition: ViewportTransition {
                 fly = context.camera.fly(to: target, duration: duration, completion: done) as? FlyToCameraAnimator
             case .ease(let duration, let curve):
                 let a = context.camera.makeAnimator(duration: duration, curve: curve, animationOwner: .defaultViewportTransition) { t in
-                    if let v = target.center { t.center.toValue = v }
-                    if let v = target.zoom { t.zoom.toValue = v }
-                    if let v = target.bearing { t.bearing.toValue = v }
-                    if let v = target.pitch { t.pitch.toValue = v }
-                    if let v = target.padding { t.padding.toValue = v }
+                    t.setToValues(target)
                 }
                 a.addCompletion(done)
                 ease = a

@@ -1,3 +1,5 @@
+import FlybyData
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -119,25 +121,19 @@ public struct TrueTypeFont: Sendable {
         kerningPairs = try tables["kern"].map { table throws(FontError) in try TrueTypeFont.readKerning(table) } ?? [:]
     }
 
-    /// Reads a `.ttf` file. The error names the file if it cannot be opened or read.
+    /// Reads a `.ttf` file (through FlybyData's ``FileInput``, the one input-file reader). The
+    /// error names the file if it cannot be opened or read.
     public init(contentsOfFile path: String) throws(FontError) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let file = fopen(path, "rb") else {
-            throw FontError(font: name, message: "cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n > 0 { bytes += chunk[0..<n] }
-            if n < chunk.count {
-                if ferror(file) != 0 { throw FontError(font: name, message: "cannot read \(path)") }
-                break
-            }
+        let bytes: [UInt8]
+        do { bytes = try FileInput.read(path, maxBytes: TrueTypeFont.maxFileBytes) } catch {
+            throw FontError(font: name, message: "cannot read \(path): \(error.message)")
         }
         try self.init(data: bytes, name: name)
     }
+
+    /// The largest font file read (64 MiB; DejaVu Sans is 740 KB).
+    public static let maxFileBytes = 64 << 20
 
     /// The glyph for a Unicode scalar, or `0` (`.notdef`) when the font has none.
     public func glyphID(for scalar: Unicode.Scalar) -> GlyphID {

@@ -1,5 +1,6 @@
 import FlybyCLI
 import FlybyMedia
+import FlybyTestSupport
 import Foundation
 import Testing
 
