@@ -837,7 +837,7 @@ def reference_for(tools, work, name):
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if res.returncode == 0:
             # tippecanoe-decode's own GeoJSON (longitude/latitude), flattened: one feature per entry
-            # with its layer, in tile order -- the shape `flyby tiles decode` prints (CONTRACTS §1).
+            # with its layer, in tile order -- the shape `flyby tiles decode` prints (docs/formats.md §1).
             geo = json.loads(res.stdout)
             flat = []
             for fc in geo["features"]:

@@ -5,7 +5,7 @@ import FlybyMedia
 import FlybyTiles
 import Foundation
 
-/// A failure the command line reports as `flyby: error: …` with an exit code (CONTRACTS.md §1).
+/// A failure the command line reports as `flyby: error: …` with an exit code (docs/formats.md §1).
 public struct CommandError: Error, CustomStringConvertible {
     public var message: String
     /// 1 check failed, 2 bad usage or input, 3 missing program or device.
@@ -47,7 +47,7 @@ public final class CommandOutput {
     public var stdoutText: String { String(decoding: stdoutBytes, as: UTF8.self) }
 }
 
-/// The `flyby` command (CONTRACTS.md §1). All logic is here so tests can run commands in-process.
+/// The `flyby` command (docs/formats.md §1). All logic is here so tests can run commands in-process.
 public enum FlybyCommandLine {
     public static let version = "0.1.0"
 
@@ -95,7 +95,7 @@ public enum FlybyCommandLine {
     ]
 
     static func dispatch(_ args: [String], _ out: CommandOutput) throws {
-        // `flyby` alone is `flyby window` on the world style (CONTRACTS.md §1).
+        // `flyby` alone is `flyby window` on the world style (docs/formats.md §1).
         guard let first = args.first else { try WindowCommand.run([], out); return }
         let rest = Array(args.dropFirst())
         // `flyby <command> --help` answers for every command, as `flyby help <command>` does.

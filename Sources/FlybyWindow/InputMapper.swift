@@ -72,7 +72,7 @@ public enum WindowAction: Hashable, Sendable {
 }
 
 /// Turns window input into ``WindowAction``s: the whole key and mouse binding of `flyby window`
-/// in one SDL-free type. Constants follow MapLibre GL JS (docs/maplibre-camera-algorithms.md §8).
+/// in one SDL-free type. Constants follow MapLibre GL JS (docs/research/maplibre-camera-algorithms.md §8).
 public struct InputMapper: Sendable {
     /// Pixels a button must move before a press becomes a drag (MapLibre `clickTolerance`).
     public static let clickTolerance = 3.0

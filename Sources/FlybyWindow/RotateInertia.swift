@@ -1,7 +1,7 @@
 import FlybyCore
 
 /// Inertia after a rotate/pitch drag, as MapLibre GL JS's `handler_inertia.ts` computes it
-/// (docs/maplibre-camera-algorithms.md §8): the drag's changes over the last 160 ms give a speed
+/// (docs/research/maplibre-camera-algorithms.md §8): the drag's changes over the last 160 ms give a speed
 /// per channel, `speed = clamp(amount · linearity / T, ±maxSpeed)`; the map keeps turning for
 /// `|speed| / (deceleration · linearity)` seconds and travels `speed · duration / 2` more along
 /// the curve (0, 0, 0.3, 1). Bearing: deceleration 1000 °/s², max 360 °/s, travel within ±179°;

@@ -4,7 +4,7 @@ import FlybyCore
 import Glibc
 #endif
 
-/// MapLibre GL JS's scroll-zoom handler (`scroll_zoom.ts`, docs/maplibre-camera-algorithms.md §8)
+/// MapLibre GL JS's scroll-zoom handler (`scroll_zoom.ts`, docs/research/maplibre-camera-algorithms.md §8)
 /// as a pure state machine driven once per simulation tick.
 ///
 /// Scroll deltas accumulate between ticks. Each tick with a pending delta turns it into a scale

@@ -329,7 +329,7 @@ public final class WindowSession {
     /// Whether a trace is being recorded.
     public var isRecording: Bool { recording != nil }
 
-    /// Starts recording a trace (CONTRACTS.md §3) at the current frame, which becomes frame 0.
+    /// Starts recording a trace (docs/formats.md §3) at the current frame, which becomes frame 0.
     public func startRecording() {
         var bytes = TraceWriter.header(fps: fps, size: simulation.mapboxMap.size, style: style)
         let start = clock.frame

@@ -3,7 +3,7 @@ import FlybyData
 import Foundation
 import Testing
 
-/// `flyby tiles info` and `flyby tiles decode` (CONTRACTS.md §1), run in-process.
+/// `flyby tiles info` and `flyby tiles decode` (docs/formats.md §1), run in-process.
 @Suite struct TilesCommandTests {
     static func run(_ args: [String]) -> (code: Int32, out: String, err: String) {
         let output = CommandOutput(captures: true)

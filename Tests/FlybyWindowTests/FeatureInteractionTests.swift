@@ -71,7 +71,7 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
 
 @Suite struct RotateInertiaTests {
     @Test func aTurnOf30DegreesIn100MillisecondsGlides13AndAHalfDegreesIn300Milliseconds() {
-        // docs/maplibre-camera-algorithms.md §8: 30° in 100 ms → 90°/s, 300 ms, 13.5°.
+        // docs/research/maplibre-camera-algorithms.md §8: 30° in 100 ms → 90°/s, 300 ms, 13.5°.
         var r = RotateInertia()
         r.record(time: 1.0, bearing: 15, pitch: 0)
         r.record(time: 1.1, bearing: 15, pitch: 0)

@@ -3,7 +3,7 @@ import FlybyFlight
 import FlybyMedia
 import Foundation
 
-/// `flyby join MANIFEST --out FILE.mp4` (CONTRACTS.md §1, issue 20).
+/// `flyby join MANIFEST --out FILE.mp4` (docs/formats.md §1, issue 20).
 enum JoinCommand {
     static let help = """
     usage: flyby join MANIFEST --out FILE.mp4 [--verify-video]

@@ -2,7 +2,7 @@ import FlybyData
 import FlybyFlight
 import FlybyRender
 
-/// `flyby plan FLIGHT --shards K [--segment-frames N]` (CONTRACTS.md §1, issue 20).
+/// `flyby plan FLIGHT --shards K [--segment-frames N]` (docs/formats.md §1, issue 20).
 enum PlanCommand {
     static let help = """
     usage: flyby plan FLIGHT_OR_TRACE --shards K [--segment-frames N] [--size WxH] [--fps N]

@@ -10,7 +10,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// `flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N] …` (CONTRACTS.md §1).
+/// `flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N] …` (docs/formats.md §1).
 enum PlayCommand {
     static let help = """
     usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]

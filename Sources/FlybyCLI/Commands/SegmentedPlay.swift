@@ -10,7 +10,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// `flyby play FLIGHT --out DIR --segment-frames N [--shard I/K] [--frames A:B]` (CONTRACTS.md §1,
+/// `flyby play FLIGHT --out DIR --segment-frames N [--shard I/K] [--frames A:B]` (docs/formats.md §1,
 /// issue 20): renders the flight as MP4 segments plus `DIR/manifest.json`, skipping segments that
 /// are already finished. See docs/scale-out.md.
 struct SegmentedPlay {

@@ -2,7 +2,7 @@ import FlybyCore
 import FlybyData
 import FlybyTiles
 
-/// `flyby tiles info ARCHIVE` and `flyby tiles decode ARCHIVE Z X Y [--out FILE]` (CONTRACTS.md §1).
+/// `flyby tiles info ARCHIVE` and `flyby tiles decode ARCHIVE Z X Y [--out FILE]` (docs/formats.md §1).
 enum TilesCommand {
     static let help = """
     usage: flyby tiles info ARCHIVE

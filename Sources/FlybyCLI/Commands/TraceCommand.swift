@@ -8,7 +8,7 @@ enum TraceCommand {
     static let help = """
     usage: flyby trace FLIGHT [--out TRACE]
 
-    Runs a flight script (CONTRACTS.md §2) with a fixed-step clock and no rendering, and writes its
+    Runs a flight script (docs/formats.md §2) with a fixed-step clock and no rendering, and writes its
     camera trace as JSON Lines (one header line, then one line per tick). Without --out the trace
     goes to stdout. The same flight always gives the same bytes.
     """
@@ -53,7 +53,7 @@ enum StyleResolver {
         }
     }
 
-    /// The style's root camera (CONTRACTS.md §2: a flight without `camera` starts there).
+    /// The style's root camera (docs/formats.md §2: a flight without `camera` starts there).
     static func defaultCamera(for style: String, relativeTo file: String) throws -> CameraState {
         let parsed = try StyleLoader.parseStyle(resolve(style, relativeTo: file))
         return parsed.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))

@@ -99,7 +99,7 @@ enum WindowCommand {
         return ScreenSize(width: Double(w), height: Double(h))
     }
 
-    /// A Camera object (CONTRACTS.md §2) applied over `base`.
+    /// A Camera object (docs/formats.md §2) applied over `base`.
     static func parseCamera(_ json: String, onto base: CameraState) throws -> CameraState {
         let doc = try JSONDocument(file: "--camera", bytes: Array(json.utf8))
         return base.applying(try FlightScriptParser.camera(doc.cursor))

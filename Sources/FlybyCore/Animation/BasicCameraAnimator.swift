@@ -5,7 +5,7 @@
 /// on writes, each tick, the animated fields at the eased fraction of its time. Time comes from the
 /// simulation's frame clock only.
 ///
-/// Lifecycle (docs/mapbox-camera-viewport.md §3): `state` is inactive before start and after it
+/// Lifecycle (docs/research/mapbox-camera-viewport.md §3): `state` is inactive before start and after it
 /// ends, active while running or paused; `startAnimation(afterDelay:)`, `pauseAnimation()`,
 /// `stopAnimation()`, `fractionComplete` (scrubbing), `isReversed`, `pausesOnCompletion`,
 /// `continueAnimation(withTimingParameters:durationFactor:)`, completions with `.end`, `.start` or

@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// The zoom-and-pan path of `fly(to:)`: van Wijk & Nuij, "Smooth and efficient zooming and
-/// panning", IEEE InfoVis 2003, in the form of docs/mapbox-camera-viewport.md §5 and
-/// docs/maplibre-camera-algorithms.md §4.
+/// panning", IEEE InfoVis 2003, in the form of docs/research/mapbox-camera-viewport.md §5 and
+/// docs/research/maplibre-camera-algorithms.md §4.
 ///
 /// Lengths are in world points at the start zoom z0: w0 = max(padded width, padded height) of the
 /// destination padding, w1 = w0 / 2^(z1 − z0), u1 = ground distance between the centres. With
@@ -22,7 +22,7 @@ import Darwin
 /// zoom does: with u the ground fraction and sᵢ = 2^(zoom) the scale, the destination is drawn at
 /// cp(f) + R·Δ·(1 − u)·s(t), which stays on that line exactly when f = 1 − (1 − u)·s(t)/s0
 /// (clamped to 0…1; a pure zoom uses k). Mapbox and MapLibre move padding by k, which bends the
-/// destination's path into an S (maplibre-native#4468, docs/mapbox-camera-viewport.md §10 item 14).
+/// destination's path into an S (maplibre-native#4468, docs/research/mapbox-camera-viewport.md §10 item 14).
 public struct FlyToPath: Sendable {
     /// ρ, the curvature of the path (the user-study average).
     public static let defaultRho = 1.42

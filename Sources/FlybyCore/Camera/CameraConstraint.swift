@@ -7,7 +7,7 @@ import Darwin
 extension CameraBounds {
     /// The camera moved and zoomed as little as needed to respect these bounds on a viewport of
     /// `size` points: zoom and pitch clamped to their ranges, then the visible area kept inside
-    /// `bounds` (GL JS `defaultConstrain`, docs/maplibre-camera-algorithms.md §3): when the allowed
+    /// `bounds` (GL JS `defaultConstrain`, docs/research/maplibre-camera-algorithms.md §3): when the allowed
     /// span is smaller than the screen the camera zooms in until it fits; otherwise the centre is
     /// clamped so the screen's edges stay inside. Like GL JS this works on the flat, unrotated
     /// viewport (pitch, bearing and padding are ignored). Longitude comes back wrapped to

@@ -6,7 +6,7 @@ import Darwin
 
 /// The camera's projection of the flat Web Mercator map onto the screen, in perspective.
 ///
-/// Model (the GL JS / MapLibre camera, restated in docs/maplibre-camera-algorithms.md §2): the
+/// Model (the GL JS / MapLibre camera, restated in docs/research/maplibre-camera-algorithms.md §2): the
 /// vertical field of view is 36.87° (2·atan(1/3)), so the camera sits `d = 1.5 · height` points
 /// from the map centre along its view axis; it is tilted by `pitch` about the screen's x axis and
 /// turned by `bearing` about the map's up axis. Padding moves the principal point (the vanishing

@@ -57,7 +57,7 @@ public enum AnimationCurve: Hashable, Sendable {
 
 /// Mapbox's `TimingCurve` family (used by `fly(to:)` and the viewport transitions). Its easeIn and
 /// easeOut differ from UIKit's: easeIn (0.58, 0, 1, 1), easeOut (0, 0, 0.42, 1)
-/// (docs/mapbox-camera-viewport.md §4).
+/// (docs/research/mapbox-camera-viewport.md §4).
 public struct TimingCurve: Hashable, Sendable {
     public let bezier: UnitBezier
 

@@ -1,8 +1,8 @@
 /// A cubic Bézier timing function through (0, 0), (x1, y1), (x2, y2), (1, 1), as in CSS and
 /// Core Animation: `solve(x)` returns y for a time fraction x.
 ///
-/// Solver: the WebKit `UnitBezier` method described in docs/mapbox-camera-viewport.md §4 and
-/// docs/maplibre-camera-algorithms.md §7 — polynomial coefficients c = 3·p1, b = 3·(p2 − p1) − c,
+/// Solver: the WebKit `UnitBezier` method described in docs/research/mapbox-camera-viewport.md §4 and
+/// docs/research/maplibre-camera-algorithms.md §7 — polynomial coefficients c = 3·p1, b = 3·(p2 − p1) − c,
 /// a = 1 − c − b; up to 8 Newton steps on x(t) = x, then bisection; ε = 1e-7 here (tighter than
 /// the 1e-6 of GL JS so two platforms agree to the trace precision).
 public struct UnitBezier: Hashable, Sendable {

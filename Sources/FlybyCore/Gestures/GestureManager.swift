@@ -36,7 +36,7 @@ public enum GestureType: String, Sendable {
 }
 
 /// Turns touch input, in screen points, into camera changes the way the Mapbox iOS gesture
-/// handlers do (docs/mapbox-camera-viewport.md §8). Independent of SDL: the window and flight
+/// handlers do (docs/research/mapbox-camera-viewport.md §8). Independent of SDL: the window and flight
 /// scripts call the same methods.
 ///
 /// Every continuous gesture begins like Mapbox v11's "any-touch" recognizer: all camera

@@ -99,7 +99,7 @@ public enum PuckInterpolationMode: Hashable, Sendable {
 /// read ``puck(at:)`` for any time. The state changes only on a fix; reading is pure and
 /// deterministic.
 ///
-/// Default mode (docs/mapbox-camera-viewport.md §9, behaviour 30): the first fix is shown at
+/// Default mode (docs/research/mapbox-camera-viewport.md §9, behaviour 30): the first fix is shown at
 /// once; every later fix restarts a **linear** interpolation from the value displayed at that
 /// instant to the fix over ``locationDuration`` (1.1 s): latitude linearly, longitude the short
 /// way round, course the short way round, accuracy linearly. The heading restarts the same way

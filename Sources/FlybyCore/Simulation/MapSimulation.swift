@@ -1,5 +1,5 @@
 /// One map's deterministic simulation: the frame clock, the camera model (`mapboxMap`) and the
-/// camera animations (`camera`), ticked in the order of the Mapbox display link (DESIGN.md):
+/// camera animations (`camera`), ticked in the order of the Mapbox display link (docs/research/mapbox-camera-viewport.md §0):
 /// 1. input and location/puck participants, 2. viewport participants, 3. animators in creation
 /// order, 4. completions (which may start the next animation), 5. events.
 ///

@@ -1,5 +1,5 @@
 /// The viewport state machine (Mapbox's `ViewportManager`, `mapView.viewport`): idle, a state, or a
-/// transition to a state, with the change reasons and observers of docs/mapbox-camera-viewport.md §6.
+/// transition to a state, with the change reasons and observers of docs/research/mapbox-camera-viewport.md §6.
 ///
 /// Deliberate differences: states are updated by the viewport once per tick (phase 2 of the tick)
 /// instead of pushing cameras asynchronously; observers are called at the end of the tick in which

@@ -1,6 +1,6 @@
 import FlybyData
 
-/// `DIR/manifest.json` of a segmented render (CONTRACTS.md §1, issue 20): what was rendered and
+/// `DIR/manifest.json` of a segmented render (docs/formats.md §1, issue 20): what was rendered and
 /// which segments are finished.
 ///
 /// ```json

@@ -1,7 +1,7 @@
 import FlybyCore
 import FlybyRender
 
-/// `flyby plan FLIGHT --shards K [--segment-frames N]` (CONTRACTS.md §1, issue 20): contiguous
+/// `flyby plan FLIGHT --shards K [--segment-frames N]` (docs/formats.md §1, issue 20): contiguous
 /// frame ranges, one per shard, of about equal estimated cost, for schedulers.
 public enum FarmPlanner {
     /// One shard of a plan.

@@ -1,4 +1,4 @@
-/// How a flight's frames are cut into segments for a render farm (issue 20, CONTRACTS.md §1
+/// How a flight's frames are cut into segments for a render farm (issue 20, docs/formats.md §1
 /// `play … --segment-frames N [--shard I/K]`).
 ///
 /// Segment i covers frames [i·N, min((i+1)·N, frames)); its file is `segment-NNNNNN.EXT` with

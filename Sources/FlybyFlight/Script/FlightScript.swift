@@ -1,7 +1,7 @@
 import FlybyCore
 import FlybyData
 
-/// A flight script (CONTRACTS.md §2): a start camera and a list of steps that drive the camera.
+/// A flight script (docs/formats.md §2): a start camera and a list of steps that drive the camera.
 public struct FlightScript: Sendable {
     /// Where the script came from (file path, or a name for built-in flights).
     public var file: String

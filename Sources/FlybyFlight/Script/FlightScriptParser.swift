@@ -1,7 +1,7 @@
 import FlybyCore
 import FlybyData
 
-/// Reads flight scripts (CONTRACTS.md §2) strictly: unknown steps and fields, wrong types,
+/// Reads flight scripts (docs/formats.md §2) strictly: unknown steps and fields, wrong types,
 /// non-finite or out-of-range numbers and negative durations are `InputError`s that name the file,
 /// the line and column, and the JSON path (`steps[3].fly.to.zoom`).
 public enum FlightScriptParser {

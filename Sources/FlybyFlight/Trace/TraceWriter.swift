@@ -1,7 +1,7 @@
 import FlybyCore
 import FlybyData
 
-/// Writes traces (CONTRACTS.md §3): JSON Lines, a header, then one line per tick. Numbers use
+/// Writes traces (docs/formats.md §3): JSON Lines, a header, then one line per tick. Numbers use
 /// Swift's shortest round-trip form, so the same flight gives the same bytes on every run.
 public struct TraceWriter {
     /// The header line (with its newline).

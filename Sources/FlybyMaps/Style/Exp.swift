@@ -12,7 +12,7 @@ import FlybyRender
 /// ```
 /// An expression is the JSON array of the Style Specification (`["match", ["get", "icon"], …]`);
 /// it is checked when the layer is added (``MapboxMap/addLayer(_:layerPosition:)`` throws with
-/// the JSON path of the bad part), with the same rules as a style file (CONTRACTS.md §4).
+/// the JSON path of the bad part), with the same rules as a style file (docs/formats.md §4).
 public struct Exp: Sendable, ExpressionArgumentConvertible {
     /// The expression operator (the first element of the JSON array).
     public struct Operator: RawRepresentable, Hashable, Sendable {

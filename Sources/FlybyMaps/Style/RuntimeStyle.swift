@@ -201,7 +201,7 @@ struct RuntimeStyle {
 public struct StyleURI: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// A style JSON file (CONTRACTS.md §4).
+    /// A style JSON file (docs/formats.md §4).
     public init(file path: String) { rawValue = path }
 
     /// The built-in world style (Natural Earth countries, oceans, cities).

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where `flyby play --out OUT` sends frames (CONTRACTS.md §1), decided from `OUT`.
+/// Where `flyby play --out OUT` sends frames (docs/formats.md §1), decided from `OUT`.
 ///
 /// The format policy lives here, not in the command line: a known extension picks a stream, an
 /// existing folder, a trailing `/` or a name without an extension is a PNG folder, `-` is a Y4M

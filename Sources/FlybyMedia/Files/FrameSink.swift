@@ -38,7 +38,7 @@ func checkFrame(_ frame: UnsafeBufferPointer<UInt32>, width: Int, height: Int) t
 }
 
 /// Writes each frame as `frame-NNNNNN.png` in a folder, numbered by absolute frame index
-/// (CONTRACTS.md §1: `flyby play … --out DIR`). Each file is written atomically.
+/// (docs/formats.md §1: `flyby play … --out DIR`). Each file is written atomically.
 ///
 /// The writer remembers what it made: the folders it created and the frame files that did not
 /// exist before it wrote them. ``cancel()`` removes exactly those (a folder that existed before

@@ -3,7 +3,7 @@ import FlybyCore
 /// Anti-aliased thin lines (width ≤ 1 px), solid or dashed, drawn straight into the frame without
 /// the general stroker and the area filler.
 ///
-/// docs/render-baselines.md found the 1 px outline costing more than the fill in every library but
+/// docs/research/render-baselines.md found the 1 px outline costing more than the fill in every library but
 /// Skia, which draws such strokes as "hairlines". This is our own hairline: each segment is walked
 /// along its major axis one pixel column (or row) at a time; in each column the line is taken as a
 /// vertical band of height `width · √(1 + m²)` (m the slope) centred on the centre line at the

@@ -4,7 +4,7 @@
 /// (or, after `>> 8`, alpha and green) in 16-bit lanes, so one multiply scales two channels.
 /// Division by 255 uses `(x + 128 + ((x + 128) >> 8)) >> 8`, which equals `round(x / 255)` for every
 /// `x` in 0…255·255 (the lanes never carry into each other: the sum stays below 65536).
-/// docs/swift-house-style.md §2 measured this packed form as fast as a `SIMD16<UInt8>` view and 3×
+/// docs/research/swift-house-style.md §2 measured this packed form as fast as a `SIMD16<UInt8>` view and 3×
 /// faster than per-channel code.
 public enum PixelBlend {
     /// Each channel of `pixel` times `factor` / 255, rounded to nearest. `factor` is 0…255.

@@ -7,7 +7,7 @@ import Glibc  // clock_gettime(CLOCK_THREAD_CPUTIME_ID) only: CPU time is immune
 /// A repeatable rasterizer benchmark: the render-baselines map scene (every country filled, then
 /// outlined 1 px) or random stars, timed frame by frame on the calling thread.
 ///
-/// Meant for `flyby bench render` and for release-build measurements; see docs/render-baselines.md
+/// Meant for `flyby bench render` and for release-build measurements; see docs/research/render-baselines.md
 /// for the reference numbers (Skia ≈ 4.6 ms, Blend2D ≈ 2.4 ms for world-110m at 1280×720).
 public enum RasterBench {
     /// What one frame draws.

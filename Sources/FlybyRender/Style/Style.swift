@@ -1,6 +1,6 @@
 import FlybyData
 
-/// A parsed style: a subset of the Mapbox/MapLibre Style Specification v8 (CONTRACTS.md §4).
+/// A parsed style: a subset of the Mapbox/MapLibre Style Specification v8 (docs/formats.md §4).
 ///
 /// Layers keep the document's order (they are drawn in that order), and so do each layer's
 /// properties. Anything unsupported — a property, a layer type, an expression operator, a root

@@ -56,7 +56,7 @@ struct PMTilesHeader {
     }
 }
 
-/// A PMTiles v3 archive (`PMTiles` spec v3, ../shared/data/tiles/pmtiles/spec.md), read with
+/// A PMTiles v3 archive (the PMTiles v3 specification, protomaps/PMTiles `spec/v3/spec.md`), read with
 /// positioned reads: the header and root directory at open, leaf directories and tiles on demand.
 ///
 /// Limits: a directory is at most 16 MiB compressed and 64 MiB decompressed; leaf directories

@@ -10,7 +10,7 @@ import Foundation
 public protocol TileArchive: AnyObject {
     /// The path the archive was opened from (named in every error).
     var path: String { get }
-    /// Header and metadata facts for `flyby tiles info` (CONTRACTS.md §1).
+    /// Header and metadata facts for `flyby tiles info` (docs/formats.md §1).
     func info() throws(TileError) -> TileArchiveInfo
     /// The tile's bytes, decompressed (at most `Decompressor.defaultLimit`), or nil when the
     /// archive holds no tile there. Throws for an invalid address or unreadable data.
@@ -60,7 +60,7 @@ public enum TileArchives {
     }
 }
 
-/// What `flyby tiles info` prints (CONTRACTS.md §1). Absent values are omitted from the JSON.
+/// What `flyby tiles info` prints (docs/formats.md §1). Absent values are omitted from the JSON.
 public struct TileArchiveInfo: Sendable {
     /// `pmtiles`, `mbtiles` or `folder`.
     public var format: String
@@ -88,7 +88,7 @@ public struct TileArchiveInfo: Sendable {
         self.format = format; self.tileType = tileType; self.tileCompression = tileCompression
     }
 
-    /// One JSON object on one line, keys in the order of CONTRACTS.md §1, then a newline.
+    /// One JSON object on one line, keys in the order of docs/formats.md §1, then a newline.
     public func json() -> [UInt8] {
         var out: [UInt8] = []
         var first = true

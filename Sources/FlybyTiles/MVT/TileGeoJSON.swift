@@ -33,7 +33,7 @@ extension VectorTileLayer {
     }
 }
 
-/// Writes a decoded tile as one GeoJSON FeatureCollection (CONTRACTS.md §1, `flyby tiles
+/// Writes a decoded tile as one GeoJSON FeatureCollection (docs/formats.md §1, `flyby tiles
 /// decode`): every feature of every layer in tile order, one feature per line, each with
 /// `"type"`, `"id"` when the tile gives one, the foreign member `"layer"` (its layer's name),
 /// `"properties"` in tag order and `"geometry"` in longitude/latitude (null for UNKNOWN).

@@ -2,7 +2,7 @@ import FlybyCore
 import FlybyTestSupport
 import Testing
 
-/// BasicCameraAnimator and CameraAnimationsManager against docs/mapbox-camera-viewport.md
+/// BasicCameraAnimator and CameraAnimationsManager against docs/research/mapbox-camera-viewport.md
 /// behaviours 8 and 10–16 (deliberate differences are named in each test).
 @Suite struct AnimatorTests {
     @Test func easeBearingTakesTheShortWay() {

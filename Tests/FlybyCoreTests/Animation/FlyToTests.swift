@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func glJSReferenceFlightSamples() {
-        // docs/maplibre-camera-algorithms.md §10 table A: (0, 0) z2 → (100, 40) z8, 512×512.
+        // docs/research/maplibre-camera-algorithms.md §10 table A: (0, 0) z2 → (100, 40) z8, 512×512.
         let p = path(from: (0, 0, 2), to: (100, 40, 8), size: ScreenSize(width: 512, height: 512))
         expectClose(p.length, 4.297023366, 1e-8)
         let rows: [(k: Double, zoom: Double, lng: Double, lat: Double)] = [

@@ -2,7 +2,7 @@ import FlybyCore
 import FlybyTestSupport
 import Testing
 
-/// GL JS `cameraForBounds` / `fitBounds` vectors (docs/maplibre-camera-algorithms.md §9, #20–#31),
+/// GL JS `cameraForBounds` / `fitBounds` vectors (docs/research/maplibre-camera-algorithms.md §9, #20–#31),
 /// 512×512 viewport, 512-px zoom.
 @Suite struct CameraFitTests {
     static let size = ScreenSize(width: 512, height: 512)

@@ -6,7 +6,7 @@ import Testing
     let a = fix(60, 24.9, t: 0, course: 10, accuracy: 20)
     let b = fix(60.01, 25.0, t: 1, course: 30, accuracy: 10)
 
-    /// docs/mapbox-camera-viewport.md behaviour 30.
+    /// docs/research/mapbox-camera-viewport.md behaviour 30.
     @Test func behaviour30LocationMidpointAt1_55AndExactlyBFrom2_1() throws {
         var puck = PuckInterpolator()
         puck.update(with: a, at: 0)

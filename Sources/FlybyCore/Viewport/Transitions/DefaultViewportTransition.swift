@@ -13,7 +13,7 @@ public struct DefaultViewportTransitionOptions: Hashable, Sendable {
 
 /// Mapbox's default viewport transition: one animator per camera field, each with its own
 /// duration and delay from the LowZoomToHigh / HighZoomToLow tables of
-/// docs/mapbox-camera-viewport.md §6, curve easeInOut, owner `defaultViewportTransition`, scaled
+/// docs/research/mapbox-camera-viewport.md §6, curve easeInOut, owner `defaultViewportTransition`, scaled
 /// to `maxDuration`. Each tick the animators are retargeted to the state's latest camera (same
 /// from-value and eased fraction), and finished fields keep tracking, so a moving puck is reached
 /// without a jump at the hand-off.
