@@ -5,14 +5,17 @@ import Foundation
 public enum BuiltinData {
     /// The absolute path of a built-in resource, e.g. `world/ne_50m_admin0_countries.geojson` or
     /// `styles/world.json`, or nil when there is no such resource.
-    public static func path(_ name: String) -> String? {
+    public static func path(_ name: String) -> String? { resource(name, isDirectory: false) }
+
+    /// The resource `name` when it exists as a file (or as a folder when `isDirectory`).
+    private static func resource(_ name: String, isDirectory wanted: Bool) -> String? {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
         // `.copy("Resources")` keeps the folder; where the bundle puts it differs by platform.
         let bases = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0 }
         for base in bases {
             let url = base.appendingPathComponent("Resources").appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue == wanted {
                 return url.path
             }
         }
@@ -20,16 +23,7 @@ public enum BuiltinData {
     }
 
     /// The absolute path of a built-in folder (a folder of tiles), or nil when there is none.
-    public static func directoryPath(_ name: String) -> String? {
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
-        let bases = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0 }
-        for base in bases {
-            let url = base.appendingPathComponent("Resources").appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return url.path }
-        }
-        return nil
-    }
+    public static func directoryPath(_ name: String) -> String? { resource(name, isDirectory: true) }
 
     /// The bytes of a built-in resource.
     /// - Throws: ``InputError`` when there is no such resource.
