@@ -15,6 +15,10 @@ public struct SpriteSheet: Sendable {
 
     /// The most images one sheet may list (real sheets have a few hundred).
     public static let maximumImages = 10_000
+    /// The most pixels all cut-out images may hold together (32 Mi pixels, 128 MiB): entries may
+    /// overlap, so without a bound 10,000 entries each naming a whole large sheet would ask for
+    /// hundreds of gigabytes. Real sheets cut out each pixel about once.
+    public static let maximumImagePixels = 1 << 25
 
     /// Reads `path.json` and `path.png` (or `path@2x.*` for `pixelRatio` 2).
     /// - Throws: ``InputError`` naming the JSON file and the entry for a rectangle outside the PNG,
@@ -36,6 +40,7 @@ public struct SpriteSheet: Sendable {
         }
         var images: [String: PixelBuffer] = [:]
         var sdf: Set<String> = []
+        var pixels = 0
         for (name, entry) in members {
             try entry.rejectUnknownKeys(["x", "y", "width", "height", "pixelRatio", "sdf", "content", "stretchX", "stretchY"])
             let x = Int(try entry.required("x").double(in: 0...Double(sheet.width), what: "x"))
@@ -44,6 +49,10 @@ public struct SpriteSheet: Sendable {
             let h = Int(try entry.required("height").double(in: 0...Double(sheet.height), what: "height"))
             guard x + w <= sheet.width, y + h <= sheet.height else {
                 throw entry.error("the image '\(name)' (\(w)×\(h) at \(x),\(y)) lies outside the \(sheet.width)×\(sheet.height) sprite image")
+            }
+            pixels += w * h
+            guard pixels <= SpriteSheet.maximumImagePixels else {
+                throw entry.error("the sprite's images add up to more than \(SpriteSheet.maximumImagePixels) pixels (entries overlap far too much)")
             }
             var image = PixelBuffer(width: w, height: h)
             for row in 0..<h {

@@ -205,7 +205,9 @@ public struct Style: Sendable {
 
     /// A `vector` source (formats §4): `url` (`pmtiles://PATH`, `mbtiles://PATH`) or `tiles`
     /// (one template `PATH/{z}/{x}/{y}.pbf`), paths relative to the style; `minzoom`, `maxzoom`,
-    /// `promoteId` (a property name, or an object of one per source layer), `attribution`.
+    /// `promoteId` (a property name, or an object of one per source layer), `attribution`. `bounds`
+    /// and `volatile` are accepted and change no pixel: tiles outside the bounds are simply absent
+    /// from the archive, and nothing is fetched, so there is nothing to keep or drop.
     static func parseVectorSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
         try c.rejectUnknownKeys(["type", "url", "tiles", "minzoom", "maxzoom", "promoteId", "attribution", "bounds",
                                  "scheme", "volatile"])
