@@ -87,9 +87,6 @@ public struct LoadedStyle: Sendable {
         self.tileSets = tileSets.isEmpty ? Array(repeating: nil, count: sources.count) : tileSets
     }
 
-    /// True when a layer draws from tiles.
-    public var hasTiledSources: Bool { tileSets.contains { $0 != nil } }
-
     /// The source a layer draws (nil for `background`).
     public func source(for layer: StyleLayer) -> LoadedSource? { layer.sourceIndex.map { sources[$0] } }
 
