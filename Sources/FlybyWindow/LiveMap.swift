@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyRender
+import Foundation
 
 /// The window's map: `MapRenderer` on the current style and light preset, rebuilt when the window
 /// is resized or the style or preset changes (L and S keys). The window draws the scale bar,
@@ -61,7 +62,14 @@ final class LiveMap {
     func draw(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
         prepare(width: buffer.width, height: buffer.height)
         renderer?.render(camera: camera, puck: puck, into: &buffer)
+        // An interactive window keeps going without the tile (play and snapshot exit 2 instead),
+        // but says so once per renderer.
+        if let error = renderer?.tileError, !warnedTileError {
+            warnedTileError = true
+            FileHandle.standardError.write(Data("flyby: warning: \(error.description); the map is drawn without that tile\n".utf8))
+        }
     }
+    private var warnedTileError = false
 
     /// The features drawn at `point` in a frame of the last drawn size, labels and icons left
     /// out: a click or hover on a country's name means the country under it.

@@ -9,6 +9,7 @@ enum BenchCommand {
     static let help = """
     usage: flyby bench sim [--only NAME,…]
            flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--threads N]
+                          [--tile-cache MiB]
 
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
     'swift build -c release' first: debug builds are many times slower.
@@ -28,6 +29,7 @@ enum BenchCommand {
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
                                   (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
     --threads N (1…64, default 1) rasterizes the style layers in N row bands at once (same pixels).
+    --tile-cache MiB (default 256) bounds each tiled source's decoded tiles.
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
@@ -40,7 +42,7 @@ enum BenchCommand {
                 out.print("\(name): \(SimBench.measure(name))")
             }
         case "render":
-            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames", "threads"],
+            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames", "threads", "tile-cache"],
                                 flags: ["layers"])
             guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'bench render'") }
             var frames = 60
@@ -202,6 +204,7 @@ enum RenderBench {
         var renderer = try scene.makeRenderer()
         var buffer = PixelBuffer(width: scene.width, height: scene.height)
         for _ in 0..<3 { renderer.render(camera: scene.camera, into: &buffer) }
+        if let error = renderer.tileError { throw error }
         var wall: [Double] = [], cpu: [Double] = []
         wall.reserveCapacity(frames); cpu.reserveCapacity(frames)
         for _ in 0..<frames {

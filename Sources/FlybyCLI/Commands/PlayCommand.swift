@@ -15,7 +15,7 @@ enum PlayCommand {
     static let help = """
     usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]
                       [--crf N] [--preset P] [--trace FILE] [--progress json] [--threads N]
-                      [--memory MiB]
+                      [--memory MiB] [--tile-cache MiB]
 
     Renders every frame of a flight script or of a recorded trace (told apart by content), headless.
     Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
@@ -51,6 +51,7 @@ enum PlayCommand {
       --memory MiB     memory budget for frames in flight (default a quarter of physical memory,
                        at most half of 'ulimit -v'); fewer frames are rendered ahead to fit it, and
                        a frame size that cannot fit is an error before rendering starts
+    \(TileCacheOption.help)
 
     On a terminal, stderr shows frames done, frames per second and the time left; otherwise one
     summary line. The attribution of the map data is burned into every frame.
@@ -62,7 +63,7 @@ enum PlayCommand {
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
         let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory",
-                                                            "segment-frames", "shard"])
+                                                            "segment-frames", "shard", "tile-cache"])
         guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
         guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
         let input = o.positional[0]
@@ -86,13 +87,14 @@ enum PlayCommand {
         case let v?: throw CommandError("--progress takes 'json', not '\(v)'")
         }
 
+        let tileCache = try TileCacheOption.parse(o.values["tile-cache"])
         let plan = try makePlan(input: input, fps: fps, size: size)
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
         if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
             guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
             return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
-                                     frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads,
+                                     frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads, tileCache: tileCache,
                                      jsonProgress: jsonProgress).run(out)
         }
         guard o.values["shard"] == nil else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
@@ -110,6 +112,7 @@ enum PlayCommand {
         // Load the style once (failing on a bad style before ffmpeg starts); every render thread
         // then makes its renderer from the loaded data.
         var loader = StyleLoader()
+        loader.tileCacheBudget = tileCache
         let loadedStyle: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
 
         var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
@@ -135,7 +138,8 @@ enum PlayCommand {
             }
         }
         let planarSink = planar ? sink as? FFmpegWriter : nil
-        let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert) {
+        let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert,
+                                     prefetch: prefetcher(loadedStyle, plan: plan)) {
             if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }
@@ -194,6 +198,16 @@ enum PlayCommand {
             return CommandError(e.description)
         default:
             return CommandError("\(output): \(e.description)")
+        }
+    }
+
+    /// The tile prefetch of a flight's frames (``FramePipeline``): decodes each frame's tiles
+    /// ahead of the render threads. Nil for a style without tiled sources. A tile that cannot be
+    /// read is left for the render thread that draws it to report.
+    static func prefetcher(_ style: LoadedStyle?, plan: PlaybackPlan) -> (@Sendable (Int) -> Void)? {
+        guard let style, style.tileSets.contains(where: { $0 != nil }) else { return nil }
+        return { @Sendable index in
+            _ = try? style.prefetchTiles(camera: plan.records[index].camera, width: plan.width, height: plan.height)
         }
     }
 

@@ -26,6 +26,8 @@ struct SegmentedPlay {
     var crf: Int
     var preset: String
     var threads: Int
+    /// `--tile-cache` in bytes (``TileCacheOption``).
+    var tileCache: Int
     var jsonProgress: Bool
 
     static let help = """
@@ -91,11 +93,12 @@ struct SegmentedPlay {
         // Load the style once; every render thread makes its renderer from it.
         let style = plan.style
         var loader = StyleLoader()
+        loader.tileCacheBudget = tileCache
         let loadedStyle: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
         let (w, h) = (plan.width, plan.height)
         let pipeline = FramePipeline(threads: threads, encode: { @Sendable (pixels, bytes) in
             Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
-        }) {
+        }, prefetch: PlayCommand.prefetcher(loadedStyle, plan: plan)) {
             if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }

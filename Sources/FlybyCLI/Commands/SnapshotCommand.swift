@@ -8,6 +8,7 @@ import FlybyRender
 enum SnapshotCommand {
     static let help = """
     usage: flyby snapshot --out FILE.png|FILE.jpg [--style S] [--size WxH] [--camera JSON] [--threads N]
+                          [--tile-cache MiB]
 
     Renders one frame of a style to a PNG. --style is a built-in style (world, city, optionally
     with a light preset: world:night) or a style JSON file (default world). --size is WxH or a
@@ -15,11 +16,13 @@ enum SnapshotCommand {
       --camera '{"center": [24.94, 60.17], "zoom": 14, "pitch": 60, "bearing": 30}'
     Fields it leaves out come from the style's default camera. --threads N (1…64, default 1)
     rasterizes the layers in N row bands at once; the pixels are the same for every N. The PNG is
-    written atomically; a .jpg (.jpeg) is encoded by ffmpeg (exit 3 without it).
+    written atomically; a .jpg (.jpeg) is encoded by ffmpeg (exit 3 without it). A tile of the
+    style's archives that cannot be read is an error (exit 2, naming the archive and z/x/y).
+    \(TileCacheOption.help)
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera", "threads"])
+        let o = try Options(args, command: "snapshot", valued: ["out", "style", "size", "camera", "threads", "tile-cache"])
         guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'snapshot' (see 'flyby help snapshot')") }
         guard let dest = o.values["out"] else { throw CommandError("'snapshot' needs --out FILE.png (see 'flyby help snapshot')") }
         let image: ImageOutput
@@ -28,6 +31,7 @@ enum SnapshotCommand {
         var renderer = try scene.makeRenderer()
         var frame = PixelBuffer(width: scene.width, height: scene.height)
         renderer.render(camera: scene.camera, into: &frame)
+        if let error = renderer.tileError { throw error }  // a frame missing a tile is not written
         do {
             try image.write(pixels: frame.pixels, width: frame.width, height: frame.height, searchPath: out.environment["PATH"])
         } catch {
@@ -55,6 +59,7 @@ struct RenderScene {
             options = try FlightScriptParser.camera(doc.cursor)
         }
         var loader = StyleLoader()
+        loader.tileCacheBudget = try TileCacheOption.parse(o.values["tile-cache"])
         style = try loader.load(o.values["style"] ?? "world")
         var camera = style.camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
         if let options { camera = camera.applying(options) }

@@ -18,6 +18,7 @@ public final class FramePipeline {
     public let window: Int
     private let makeRenderer: @Sendable () throws -> any FrameRendering
     private let encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
+    private let prefetch: (@Sendable (Int) -> Void)?
 
     /// - Parameters:
     ///   - threads: render threads; the calling thread delivers (encodes) meanwhile.
@@ -26,11 +27,18 @@ public final class FramePipeline {
     ///   - makeRenderer: called once on each render thread.
     ///   - window: frames rendered ahead of the one delivered (default `2 · threads + 2`; see
     ///     ``MemoryBudget`` for a window that fits a memory budget).
+    ///   - prefetch: optional work for the frames ahead, on one more thread: called with each
+    ///     frame index, in order, up to `window` frames past the next frame a render thread takes
+    ///     (frames already taken are skipped). `flyby play` reads and decodes the tiles of those
+    ///     frames there (``LoadedStyle/prefetchTiles(camera:width:height:)``), so a render thread
+    ///     rarely waits for a tile. It must not change any frame's pixels.
     public init(threads: Int, window: Int? = nil, encode: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)? = nil,
+                prefetch: (@Sendable (Int) -> Void)? = nil,
                 makeRenderer: @escaping @Sendable () throws -> any FrameRendering) {
         self.threads = max(1, threads)
         self.window = max(1, window ?? 2 * max(1, threads) + 2)
         self.encode = encode
+        self.prefetch = prefetch
         self.makeRenderer = makeRenderer
     }
 
@@ -57,6 +65,12 @@ public final class FramePipeline {
         let make = makeRenderer, encode = encode
         for _ in 0..<threads {
             let thread = Thread { FramePipeline.work(shared, make, encode) }
+            thread.stackSize = 1 << 22
+            thread.start()
+        }
+        if let prefetch {
+            let ahead = window
+            let thread = Thread { FramePipeline.prefetch(shared, prefetch, ahead: ahead) }
             thread.stackSize = 1 << 22
             thread.start()
         }
@@ -101,11 +115,26 @@ public final class FramePipeline {
             var buffer = s.free.popLast() ?? Frame(pixels: PixelBuffer(width: size.width, height: size.height))
             s.lock.unlock()
             renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer.pixels)
+            if let error = renderer.inputError { s.fail(error); return }
             if let encode { buffer.pixels.pixels.withUnsafeBufferPointer { encode($0, &buffer.encoded) } }
             s.lock.lock()
             s.results[index] = buffer
             s.lock.broadcast()
             s.lock.unlock()
+        }
+    }
+
+    /// The prefetcher: frame by frame, at most `ahead` frames past the next one to be taken.
+    private static func prefetch(_ s: Shared, _ fetch: @Sendable (Int) -> Void, ahead: Int) {
+        var index = s.range.lowerBound
+        while true {
+            s.lock.lock()
+            while !s.stopped && index < s.range.upperBound && index >= s.next + ahead { s.lock.wait() }
+            if s.stopped || index >= s.range.upperBound { s.lock.unlock(); return }
+            index = max(index, s.next)  // frames a render thread has taken need no prefetch
+            s.lock.unlock()
+            if index < s.range.upperBound { fetch(index) }
+            index += 1
         }
     }
 

@@ -14,6 +14,15 @@ public protocol FrameRendering {
     /// Draws the map seen by `camera` into `buffer` (which has `size`, in pixels; every pixel is
     /// overwritten). `puck` is the location puck when a location track is active.
     mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer)
+    /// The first input that could not be read while drawing (a tile of an archive that is
+    /// corrupt), or nil. A frame drawn after such an error lacks that tile, so a pipeline stops
+    /// with this error rather than deliver it (CONTRACTS.md §1: bad input is exit 2).
+    var inputError: InputError? { get }
+}
+
+extension FrameRendering {
+    /// Renderers that read nothing while drawing never fail.
+    public var inputError: InputError? { nil }
 }
 
 /// The one place where `flyby play` gets its frame renderers: each render thread calls this once.
@@ -41,6 +50,7 @@ public struct MapFrameRenderer: FrameRendering {
     public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
         renderer.render(camera: camera, puck: puck, into: &buffer)
     }
+    public var inputError: InputError? { renderer.tileError }
 }
 
 /// The one stand-in map (`--style placeholder`, the window's stand-in, fast debug tests): a flat

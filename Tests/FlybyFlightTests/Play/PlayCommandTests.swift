@@ -140,6 +140,28 @@ import Testing
         #expect(try render(1) == render(2))
     }
 
+    @Test func prefetchSeesFramesInOrderNeverBehindTheRenderThreadsNorPastTheWindow() throws {
+        let script = try FlightScriptParser.parse(bytes: Array(Self.shortFlight.utf8), file: "short")
+        let plan = try PlaybackPlan.flight(script, startCamera: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
+        final class Log: @unchecked Sendable {  // guarded by lock
+            let lock = NSLock()
+            var delivered = 0
+            var calls: [(index: Int, delivered: Int)] = []
+        }
+        let log = Log()
+        let pipeline = FramePipeline(threads: 1, window: 3, prefetch: { i in
+            log.lock.withLock { log.calls.append((i, log.delivered)) }
+        }) { PlaceholderFrameRenderer(drawsOrnaments: false) }
+        try pipeline.run(plan, range: 0..<plan.frameCount) { i, _ in log.lock.withLock { log.delivered = i + 1 } }
+        let calls = log.lock.withLock { log.calls }
+        let indexes = calls.map(\.index)
+        #expect(indexes == indexes.sorted() && Set(indexes).count == indexes.count, "in order, each once: \(indexes)")
+        #expect(indexes.allSatisfy { (0..<plan.frameCount).contains($0) })
+        // The next frame taken is at most delivered + window, so the prefetcher is at most
+        // 2 · window frames past the frame being delivered.
+        #expect(calls.allSatisfy { $0.index < $0.delivered + 2 * 3 }, "\(calls)")
+    }
+
     @Test func cameraPathIsIndependentOfTheFrameRate() throws {
         let dir = try Self.tempFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
