@@ -43,6 +43,10 @@ public final class CommandOutput {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// A warning: valid input that is probably a mistake; the command goes on (exit status
+    /// unchanged). One line on stderr, `flyby: warning: …`.
+    public func warn(_ text: String) { error("flyby: warning: \(text)") }
+
     /// stdout as text (tests).
     public var stdoutText: String { String(decoding: stdoutBytes, as: UTF8.self) }
 }

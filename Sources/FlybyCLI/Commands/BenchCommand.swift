@@ -26,6 +26,11 @@ enum BenchCommand {
                                   --threads N > 1 only the calling thread's share (it draws a band or places the symbols)
       render.load_ms              loading and parsing the style and its data, once
       render.labels               labels and icons placed in the last frame
+      render.tiles                tiled styles: tiles the frame draws, over all tiled sources
+      render.tile_decode_ms       reading and decoding those tiles from the archives, cold, one thread
+                                  (and render.tile_decode_cpu_ms); not part of the frame times above
+      render.first_frame_ms       the first frame after that: cutting, joining and projecting the
+                                  decoded tiles, then drawing
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
                                   (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
     --threads N (1…64, default 1) rasterizes the style layers in N row bands at once (same pixels).
@@ -203,6 +208,20 @@ enum RenderBench {
     static func run(_ scene: RenderScene, frames: Int, loadMs: Double) throws -> [(String, String)] {
         var renderer = try scene.makeRenderer()
         var buffer = PixelBuffer(width: scene.width, height: scene.height)
+        // Tiled styles: the frame's tiles read and decoded from the archives (cold: nothing is
+        // cached yet), timed apart from drawing; then the first frame, which cuts, joins and
+        // projects them, and draws.
+        var tileFigures: [(String, String)] = []
+        if scene.style.tileSets.contains(where: { $0 != nil }) {
+            let c0 = RasterBench.threadCPUMilliseconds(), t0 = SimBench.seconds()
+            let count = try scene.style.prefetchTiles(camera: scene.camera, width: scene.width, height: scene.height)
+            let decodeMs = (SimBench.seconds() - t0) * 1000, decodeCPU = RasterBench.threadCPUMilliseconds() - c0
+            let t1 = SimBench.seconds()
+            renderer.render(camera: scene.camera, into: &buffer)
+            tileFigures = [("render.tiles", String(count)), ("render.tile_decode_ms", SimBench.format(decodeMs)),
+                           ("render.tile_decode_cpu_ms", SimBench.format(decodeCPU)),
+                           ("render.first_frame_ms", SimBench.format((SimBench.seconds() - t1) * 1000))]
+        }
         for _ in 0..<3 { renderer.render(camera: scene.camera, into: &buffer) }
         if let error = renderer.tileError { throw error }
         var wall: [Double] = [], cpu: [Double] = []
@@ -221,7 +240,7 @@ enum RenderBench {
                 ("render.frames", String(frames)),
                 ("render.size", "\(scene.width)x\(scene.height)"),
                 ("render.load_ms", SimBench.format(loadMs)),
-                ("render.labels", String(renderer.placedSymbolBoxes.count))]
+                ("render.labels", String(renderer.placedSymbolBoxes.count))] + tileFigures
     }
 
     /// Median thread CPU time of frames drawing one style layer at a time (and of frames drawing

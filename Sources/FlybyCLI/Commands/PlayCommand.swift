@@ -88,7 +88,7 @@ enum PlayCommand {
         }
 
         let tileCache = try TileCacheOption.parse(o.values["tile-cache"])
-        let plan = try makePlan(input: input, fps: fps, size: size)
+        let plan = try makePlan(input: input, fps: fps, size: size, warn: out.warn)
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
         if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
@@ -129,7 +129,8 @@ enum PlayCommand {
             throw commandError(error, output: outArg)
         }
 
-        var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1, out: out)
+        var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1,
+                                logs: !out.captures && isatty(2) != 1, out: out)
         let (w, h) = (plan.width, plan.height)
         var convert: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
         if planar {
@@ -174,13 +175,14 @@ enum PlayCommand {
     }
 
     /// The frames to play: a trace (first line `"kind":"trace"`) or a flight script.
-    static func makePlan(input: String, fps: Double?, size: (width: Int, height: Int)?) throws -> PlaybackPlan {
+    static func makePlan(input: String, fps: Double?, size: (width: Int, height: Int)?, warn: (String) -> Void = { _ in }) throws -> PlaybackPlan {
         let bytes = try readFile(input)
         if TraceReader.isTrace(bytes) {
             let trace = try TraceReader.read(bytes: bytes, file: input)
             return PlaybackPlan.trace(trace, fps: fps, size: size, style: StyleResolver.resolve(trace.style, relativeTo: input))
         }
         let script = try FlightScriptParser.parse(bytes: bytes, file: input)
+        script.warnings.forEach(warn)
         let start = try StyleResolver.defaultCamera(of: script)
         return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: size,
                                        style: StyleResolver.resolve(script.style, relativeTo: script.file))
@@ -234,18 +236,24 @@ enum PlayCommand {
     }
 
     /// Progress reporting: a live line on a terminal, JSON lines on request, a summary at the end.
+    /// Without a terminal (a log file, a CI job, a batch engine) and without JSON, one plain line
+    /// every ``logInterval`` seconds, so a long render shows it is alive.
     struct Progress {
         let total: Int
         let json: Bool
         let terminal: Bool
+        /// Plain progress lines for a log (stderr is not a terminal).
+        var logs = false
         let out: CommandOutput
+        /// Seconds between the plain lines of a log.
+        static let logInterval = 10.0
         let start = ProcessInfo.processInfo.systemUptime
         var done = 0
         var lastReport = -1.0
         var lineShown = false
 
-        init(total: Int, json: Bool, terminal: Bool, out: CommandOutput) {
-            self.total = total; self.json = json; self.terminal = terminal; self.out = out
+        init(total: Int, json: Bool, terminal: Bool, logs: Bool = false, out: CommandOutput) {
+            self.total = total; self.json = json; self.terminal = terminal; self.logs = logs && !json; self.out = out
         }
 
         var elapsed: Double { ProcessInfo.processInfo.systemUptime - start }
@@ -253,11 +261,20 @@ enum PlayCommand {
         mutating func frameDone(_ index: Int) {
             done += 1
             let now = elapsed
-            guard json || terminal, now - lastReport >= 0.25 || done == total else { return }
+            if logs {
+                // A log line every interval (the first one after an interval, not at frame 1); the
+                // summary line of `finish` ends the log.
+                guard done < total, now - max(0, lastReport) >= Progress.logInterval else { return }
+            } else {
+                guard json || terminal, now - lastReport >= 0.25 || done == total else { return }
+            }
             lastReport = now
             let rate = now > 0 ? Double(done) / now : 0
             let eta = rate > 0 ? Double(total - done) / rate : 0
-            if json {
+            if logs {
+                let pct = total > 0 ? 100 * done / total : 100
+                out.error("flyby play: \(done)/\(total) frames (\(pct)%), \(round1(rate)) fps, ETA \(Int(eta.rounded())) s")
+            } else if json {
                 out.error(#"{"done":\#(done),"total":\#(total),"frame":\#(index),"fps":\#(round1(rate)),"eta":\#(round1(eta))}"#)
             } else if terminal {
                 let pct = total > 0 ? 100 * done / total : 100

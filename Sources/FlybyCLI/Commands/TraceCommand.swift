@@ -18,6 +18,7 @@ enum TraceCommand {
         guard o.positional.count == 1 else { throw CommandError("'trace' takes one flight file (see 'flyby help trace')") }
         let path = o.positional[0]
         let script = try FlightScriptParser.parse(bytes: try readFile(path), file: path)
+        script.warnings.forEach(out.warn)
         let bytes = try trace(script)
         if let dest = o.values["out"] { try writeOutput(dest, bytes) } else { out.write(bytes) }
     }

@@ -56,6 +56,7 @@ enum WindowCommand {
         if let scriptPath = o.values["script"] {
             if o.values["camera"] != nil { throw CommandError("--camera and --script cannot be combined: the flight sets the camera") }
             var script = try FlightScriptParser.parse(bytes: try readFile(scriptPath), file: scriptPath)
+            script.warnings.forEach(out.warn)
             if let s = o.values["style"] { script.style = s }
             let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
             if o.values["size"] == nil {

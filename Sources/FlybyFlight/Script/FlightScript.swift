@@ -20,6 +20,10 @@ public struct FlightScript: Sendable {
     public var location: LocationSpec?
     /// `viewportOptions.transitionsToIdleUponUserInteraction` (a Flyby extension; default true).
     public var transitionsToIdleUponUserInteraction = true
+    /// Things in the script that are valid but probably not what its author meant, one line each
+    /// naming the file, line, column and JSON path (``FlightScriptParser/warnings(_:)``); the
+    /// commands print them to stderr as `flyby: warning: …` and go on.
+    public var warnings: [String] = []
 
     public init(file: String, size: ScreenSize = ScreenSize(width: 1280, height: 720), fps: Double = 60, style: String = "world",
                 camera: CameraOptions = CameraOptions(), bounds: CameraBounds = .default, steps: [FlightStep]) {

@@ -43,7 +43,33 @@ public enum FlightScriptParser {
         let count = countSteps(stepsCursor.node)
         guard count <= maxSteps else { throw stepsCursor.error("\(count) steps is more than the limit of \(maxSteps)") }
         script.steps = try stepsCursor.elements().map { (c: JSONCursor) throws(InputError) in try step(c) }
+        script.warnings = warnings(root)
         return script
+    }
+
+    /// A time over this many seconds (10 minutes) in a duration, wait, hold, delay or `at` gets
+    /// a warning: Mapbox's `duration` options are seconds, but JavaScript's are milliseconds, and
+    /// a script converted from one to the other without dividing asks for hours.
+    public static let longTime = 600.0
+    static let timeKeys: Set<String> = ["duration", "maxDuration", "wait", "hold", "delay", "animationDuration", "at"]
+
+    /// Warnings for a script that parsed: every time over ``longTime`` seconds (by JSON path).
+    public static func warnings(_ c: JSONCursor) -> [String] {
+        var found: [String] = []
+        func walk(_ c: JSONCursor) {
+            if c.isArray {
+                for item in (try? c.elements()) ?? [] { walk(item) }
+            } else if c.isObject {
+                for (key, value) in (try? c.members()) ?? [] {
+                    if timeKeys.contains(key), let t = value.node.doubleValue, t > longTime {
+                        found.append(value.error("\(key) \(t) s is over \(Int(longTime / 60)) minutes (times in flight scripts are seconds, not milliseconds)").description)
+                    }
+                    walk(value)
+                }
+            }
+        }
+        walk(c)
+        return found
     }
 
     /// Steps in a `steps` array, nested `parallel` children included.
