@@ -35,13 +35,17 @@ import Testing
 
     static let scenarios: [Scenario] = ["world", "world:night", "city", "city:night"].flatMap { style in
         [false, true].flatMap { pitched in [1, 3].map { Scenario(style: style, pitched: pitched, threads: $0) } }
-    }
+    } + extrusionStyles.flatMap { style in [1, 3].map { Scenario(style: style, pitched: true, threads: $0) } }
+
+    /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
+    static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
 
     static let helsinki = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
 
     /// The camera of a scenario: Europe for the world styles, central Helsinki for the city styles.
     static func camera(_ s: Scenario) -> CameraState {
-        switch (s.style.hasPrefix("city"), s.pitched) {
+        if s.style.hasPrefix("osm-bright") { return CameraState(center: helsinki, zoom: 15.5, bearing: -20, pitch: 60) }
+        return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
         case (true, false): CameraState(center: helsinki, zoom: 15.5)
@@ -53,7 +57,7 @@ import Testing
     static let styles: [String: LoadedStyle] = {
         var loader = StyleLoader()
         var styles: [String: LoadedStyle] = [:]
-        for spec in ["world", "world:night", "city", "city:night"] { styles[spec] = try! loader.load(spec) }
+        for spec in ["world", "world:night", "city", "city:night"] + extrusionStyles { styles[spec] = try! loader.load(spec) }
         return styles
     }()
 

@@ -250,6 +250,7 @@ public struct MapRenderer {
             case .fill: drawFill(k, layer, g, view)
             case .line: drawLine(k, layer, g, view)
             case .circle: drawCircles(k, layer, g, view)
+            case .fillExtrusion: drawFillExtrusions(k, layer, g, view)
             case .background, .symbol: break
             }
         }

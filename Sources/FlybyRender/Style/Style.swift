@@ -24,6 +24,8 @@ public struct Style: Sendable {
     public let layers: [StyleLayer]
     /// The root `sky` (nil when absent).
     public let sky: StyleSky?
+    /// The root `light` (the default light when the style has none); shades `fill-extrusion`.
+    public let light: StyleLight
     /// The sprite sheet (`sprite`): the path without extension (`name` for `name.json` +
     /// `name.png`), resolved against the style file's folder, and where it is in the style.
     public let sprite: (path: String, location: InputError)?
@@ -52,7 +54,7 @@ public struct Style: Sendable {
     /// change no pixel), and `transition` (the style's default property transition: Flyby applies
     /// a runtime style change at once, so it changes no frame either).
     static let rootKeys: Set<String> = ["version", "name", "metadata", "center", "zoom", "bearing", "pitch",
-                                        "sources", "layers", "sky", "glyphs", "sprite",
+                                        "sources", "layers", "sky", "light", "glyphs", "sprite",
                                         "id", "owner", "created", "modified", "draft", "visibility", "transition"]
 
     init(_ root: JSONCursor, file: String, preset: String) throws(InputError) {
@@ -98,7 +100,7 @@ public struct Style: Sendable {
         if let meta = try root.member("metadata"), meta.isObject, let presets = try meta.member("flyby:presets") {
             for (pname, pc) in try presets.members() {
                 guard pname != Style.basePreset else { throw pc.error("preset '\(pname)' is the style as written; it cannot be overridden") }
-                try pc.rejectUnknownKeys(["layers", "sky"], what: "preset field")
+                try pc.rejectUnknownKeys(["layers", "sky", "light"], what: "preset field")
                 presetNames.append(pname)
                 presetCursors.append((pname, pc))
             }
@@ -120,6 +122,8 @@ public struct Style: Sendable {
             layerIndex[id] = k
             layers.append(try Style.parseLayer(id, lc, sources: sources))
         }
+
+        var light = try root.member("light").map { (c: JSONCursor) throws(InputError) in try StyleLight.parse(c) } ?? StyleLight()
 
         // Sky.
         var sky: StyleSky?
@@ -144,6 +148,10 @@ public struct Style: Sendable {
                     if apply { layers[k] = layer }
                 }
             }
+            if let lc = try pc.member("light") {
+                let l = try StyleLight.parse(lc)
+                if apply { light = l }
+            }
             if let sc = try pc.member("sky") {
                 var s = sky ?? StyleSky()
                 try Style.parseProperties(sc, group: .sky, layerType: nil) { p, e in s.set(p, e) }
@@ -152,6 +160,7 @@ public struct Style: Sendable {
         }
         self.layers = layers
         self.sky = sky
+        self.light = light
     }
 
     /// The layer with this id.

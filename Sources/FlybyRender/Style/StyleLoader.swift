@@ -102,13 +102,14 @@ public struct LoadedStyle: Sendable {
 /// file, so presets of one style share their data.
 public struct StyleLoader: Sendable {
     /// The built-in style names.
-    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "positron", "world-tiles"]
+    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "osm-bright-3d", "positron", "world-tiles"]
 
     /// Where the built-in OpenMapTiles styles open: their style files keep OpenMapTiles' own root
     /// camera (the whole world), but the archive they ship with covers central Helsinki, so a
     /// snapshot or flight without a camera starts over it.
     static let builtinCameras: [String: StyleCamera] = [
         "osm-bright": StyleCamera(center: (24.9445, 60.1699), zoom: 14.5),
+        "osm-bright-3d": StyleCamera(center: (24.9445, 60.1699), zoom: 15.5, bearing: -20, pitch: 60),
         "positron": StyleCamera(center: (24.9445, 60.1699), zoom: 14.5),
     ]
 

@@ -1,6 +1,7 @@
 /// The layer types Flyby draws.
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, symbol
+    case fillExtrusion = "fill-extrusion"
 }
 
 /// The value type a property expects; literals are checked against it at parse time.
@@ -40,6 +41,10 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case fillAntialias = "fill-antialias", fillColor = "fill-color", fillOpacity = "fill-opacity"
     case fillOutlineColor = "fill-outline-color", fillSortKey = "fill-sort-key"
     case fillTranslate = "fill-translate", fillTranslateAnchor = "fill-translate-anchor", fillPattern = "fill-pattern"
+    // fill-extrusion (3D buildings; drawn lit by the style's `light`)
+    case fillExtrusionColor = "fill-extrusion-color", fillExtrusionOpacity = "fill-extrusion-opacity"
+    case fillExtrusionHeight = "fill-extrusion-height", fillExtrusionBase = "fill-extrusion-base"
+    case fillExtrusionTranslate = "fill-extrusion-translate", fillExtrusionTranslateAnchor = "fill-extrusion-translate-anchor"
     // line
     case lineCap = "line-cap", lineJoin = "line-join", lineMiterLimit = "line-miter-limit"
     case lineRoundLimit = "line-round-limit", lineSortKey = "line-sort-key"
@@ -100,6 +105,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var layerType: LayerType? {
         let name = rawValue
         if name.hasPrefix("background-") { return .background }
+        if name.hasPrefix("fill-extrusion-") { return .fillExtrusion }
         if name.hasPrefix("fill-") { return .fill }
         if name.hasPrefix("line-") { return .line }
         if name.hasPrefix("circle-") { return .circle }
@@ -129,7 +135,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
 
     public var valueType: PropertyValueType {
         switch self {
-        case .backgroundColor, .fillColor, .fillOutlineColor, .lineColor, .circleColor, .circleStrokeColor,
+        case .backgroundColor, .fillColor, .fillOutlineColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor,
              .textColor, .textHaloColor, .iconColor, .skyColor, .horizonColor, .fogColor:
             return .color
         case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
@@ -141,13 +147,13 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textJustify: return .enumeration(["auto", "left", "center", "right"])
         case .textAnchor, .iconAnchor: return .enumeration(StyleProperty.anchors)
         case .textTransform: return .enumeration(["none", "uppercase", "lowercase"])
-        case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .enumeration(["map", "viewport"])
+        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .enumeration(["map", "viewport"])
         case .textRotationAlignment: return .enumeration(["map", "viewport", "viewport-glyph", "auto"])
         case .iconRotationAlignment: return .enumeration(["map", "viewport", "auto"])
         // Labels are drawn facing the viewer: `map` (labels lying on the pitched ground) is
         // refused by name rather than drawn as `viewport`.
         case .textPitchAlignment, .iconPitchAlignment: return .enumeration(["viewport", "auto"])
-        case .fillTranslate, .textTranslate, .iconTranslate: return .numberArray(count: 2)
+        case .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate: return .numberArray(count: 2)
         case .lineDasharray: return .numberArray(count: nil)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
@@ -160,7 +166,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     /// The value used when the style leaves the property out or an expression fails.
     public var defaultValue: StyleValue {
         switch self {
-        case .backgroundColor, .fillColor, .lineColor, .circleColor, .circleStrokeColor, .textColor, .iconColor:
+        case .backgroundColor, .fillColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor, .textColor, .iconColor:
             return .color(.black)
         case .fillOutlineColor: return .null  // null: use fill-color
         case .textHaloColor: return .color(.transparent)
@@ -168,7 +174,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .horizonColor: return .color(.white)
         case .fogColor: return .color(.white)
         case .backgroundOpacity, .fillOpacity, .lineOpacity, .circleOpacity, .circleStrokeOpacity,
-             .textOpacity, .iconOpacity, .iconSize, .lineWidth:
+             .textOpacity, .iconOpacity, .iconSize, .lineWidth, .fillExtrusionOpacity:
             return .number(1)
         case .fillAntialias, .textKeepUpright: return .bool(true)
         case .textAllowOverlap, .textIgnorePlacement, .textOptional, .iconAllowOverlap, .iconIgnorePlacement,
@@ -187,8 +193,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textMaxWidth: return .number(10)
         case .textLineHeight: return .number(1.2)
         case .textJustify, .textAnchor, .iconAnchor: return .string("center")
-        case .textOffset, .iconOffset, .fillTranslate, .textTranslate, .iconTranslate: return .array([.number(0), .number(0)])
-        case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .string("map")
+        case .textOffset, .iconOffset, .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate: return .array([.number(0), .number(0)])
+        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .string("map")
         case .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment: return .string("auto")
         case .textPadding, .iconPadding: return .number(2)
         case .textTransform: return .string("none")
@@ -206,11 +212,11 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var range: ClosedRange<Double>? {
         switch self {
         case .backgroundOpacity, .fillOpacity, .lineOpacity, .circleOpacity, .circleStrokeOpacity, .textOpacity,
-             .iconOpacity, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend:
+             .iconOpacity, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend, .fillExtrusionOpacity:
             return 0...1
         case .lineWidth, .lineGapWidth, .lineBlur, .circleRadius, .circleBlur, .circleStrokeWidth, .textSize,
              .textMaxWidth, .textHaloWidth, .textHaloBlur, .textPadding, .iconPadding, .iconSize, .lineMiterLimit,
-             .lineRoundLimit, .textMaxAngle:
+             .lineRoundLimit, .textMaxAngle, .fillExtrusionHeight, .fillExtrusionBase:
             return 0...Double.greatestFiniteMagnitude
         case .symbolSpacing: return 1...Double.greatestFiniteMagnitude
         default: return nil

@@ -1,0 +1,171 @@
+import FlybyCore
+import FlybyData
+import Foundation
+
+/// `fill-extrusion` layers (Style Specification v8): each polygon raised from
+/// `fill-extrusion-base` to `fill-extrusion-height` metres, its walls and roof shaded by the
+/// style's ``StyleLight``.
+///
+/// Visibility is solved by the painter's algorithm, not a depth buffer: buildings are drawn
+/// from the farthest to the nearest (by the depth of their footprint's centre), each one's walls
+/// far to near and then its roof. For prisms seen from above their roofs (every camera Flyby
+/// allows over buildings of ordinary height) a building's roof is never hidden by its own walls,
+/// and every wall is drawn, so the walls facing the camera cover the ones behind them. What it
+/// gets wrong: two buildings whose depth order differs between their parts (a long slab beside
+/// a tower) can be drawn in the wrong order. A depth buffer (needed for terrain anyway, issue 19)
+/// would fix that.
+///
+/// `fill-extrusion-opacity` applies to the layer as a whole, as in MapLibre: below 1 the layer
+/// is drawn opaque into a scratch frame and composited, so no hidden wall shows through.
+/// Not drawn: `fill-extrusion-pattern` and `fill-extrusion-vertical-gradient` (refused by the
+/// style parser as unknown properties, so a style never silently loses them).
+extension MapRenderer {
+    /// Metres to unit Mercator at latitude `latitude` degrees: 1 / (equatorial circumference ·
+    /// cos φ), WGS 84 circumference 40,075,016.686 m (the scale every web map uses).
+    static func unitsPerMetre(latitude: Double) -> Double {
+        1 / (40_075_016.686 * max(1e-6, cos(latitude * .pi / 180)))
+    }
+
+    mutating func drawFillExtrusions(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+        guard let source = layerSource(index) else { return }
+        let z = g.zoom
+        let opacity = min(1, max(0, layer.number(.fillExtrusionOpacity, zoom: z)))
+        guard opacity > 0 else { return }
+        let level = source.data.level(forZoom: z)
+        let light = style.style.light
+        let bearing = g.transform.state.bearing
+        let lightColor = light.color
+        let unitsPerMetre = MapRenderer.unitsPerMetre(latitude: g.transform.state.center.latitude)
+        let dependsOnFeature = [.fillExtrusionColor, .fillExtrusionHeight, .fillExtrusionBase].contains { layer.isFeatureDependent($0) }
+        let constant = (color: layer.color(.fillExtrusionColor, zoom: z) ?? .black,
+                        height: layer.number(.fillExtrusionHeight, zoom: z), base: layer.number(.fillExtrusionBase, zoom: z))
+        let translation = screenTranslation(layer, .fillExtrusionTranslate, .fillExtrusionTranslateAnchor, g)
+        // The eye's ground position (unit coordinates, world copy 0): d·sin(pitch) back from the
+        // centre, against the bearing. Walls are shaded with the normal that faces it.
+        let t = g.transform
+        let back = t.cameraDistance * sin(t.state.pitch * .pi / 180) / t.worldSize
+        let b = bearing * .pi / 180
+        let eyeX = t.centerX / t.worldSize - back * sin(b), eyeY = t.centerY / t.worldSize + back * cos(b)
+        let sinP = sin(t.state.pitch * .pi / 180), cosP = cos(t.state.pitch * .pi / 180)
+
+        func draw(_ target: PixelBufferView) {
+            for copy in g.firstCopy...g.lastCopy {
+                var h = g.unitHomography(copy: copy)
+                h.originX += translation.x; h.originY += translation.y
+                // Height column of the projection, per unit of height (see `ExtrudedPoint`):
+                // Y gains −d·sin(pitch)·worldSize, the depth W gains −cos(pitch)·worldSize.
+                let lift = (y: -t.cameraDistance * sinP * t.worldSize, w: -cosP * t.worldSize)
+                collectFeatures(index, layer, source, g, copy: copy, sortKey: nil)
+                var buildings: [(depth: Double, feature: Int, color: StyleColor, base: Double, top: Double)] = []
+                for item in order {
+                    let f = Int(item.feature)
+                    var (color, height, base) = constant
+                    if dependsOnFeature {
+                        let ctx = source.context(feature: f, states: featureStates)
+                        color = layer.color(.fillExtrusionColor, zoom: z, feature: ctx) ?? .black
+                        height = layer.number(.fillExtrusionHeight, zoom: z, feature: ctx)
+                        base = layer.number(.fillExtrusionBase, zoom: z, feature: ctx)
+                    }
+                    guard height > base, color.alpha > 0 else { continue }
+                    let box = source.data.bounds[f]
+                    let top = height * unitsPerMetre, bottom = base * unitsPerMetre
+                    // Every corner of the box, at the base and the top, in front of the near plane.
+                    var inFront = true
+                    for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
+                        let w = h.depth(x: x, y: y)
+                        if w + lift.w * top < g.near || w + lift.w * bottom < g.near || w > g.far { inFront = false }
+                    }
+                    guard inFront else { continue }
+                    buildings.append((h.depth(x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2), f, color, bottom, top))
+                }
+                // Far to near; equal depths in feature order.
+                buildings.sort { $0.depth != $1.depth ? $0.depth > $1.depth : $0.feature < $1.feature }
+                for building in buildings {
+                    drawBuilding(level, building.feature, color: building.color, base: building.base, top: building.top,
+                                 h: h, lift: lift, copy: copy, eye: (eyeX, eyeY), light: light, lightColor: lightColor,
+                                 bearing: bearing, into: target)
+                }
+            }
+        }
+        guard opacity < 1 else { return draw(view) }
+        // Translucent: drawn opaque into a scratch frame (transparent), then composited once.
+        var scratch = PixelBuffer(width: view.width, height: view.height)
+        scratch.withView { s in
+            draw(s)
+            let rows = painter.rowRect
+            let k = UInt32((opacity * 255).rounded())
+            for y in rows.minY..<rows.maxY {
+                let from = s.row(y), to = view.row(y)
+                for x in rows.minX..<rows.maxX where from[x] != 0 {
+                    to[x] = PixelBlend.sourceOver(PixelBlend.scale(from[x], by: k), to[x])
+                }
+            }
+        }
+    }
+
+    /// One building: every wall (far to near) and then the roof.
+    private mutating func drawBuilding(_ level: GeometryLevel, _ f: Int, color: StyleColor, base: Double, top: Double,
+                                       h: Homography, lift: (y: Double, w: Double), copy: Int, eye: (x: Double, y: Double),
+                                       light: StyleLight, lightColor: StyleColor, bearing: Double, into target: PixelBufferView) {
+        func project(_ x: Double, _ y: Double, _ height: Double) -> ScreenPoint {
+            let w = 1 / (h.m20 * x + h.m21 * y + h.m22 + lift.w * height)
+            return ScreenPoint(x: h.originX + (h.m00 * x + h.m01 * y + h.m02) * w,
+                               y: h.originY + (h.m10 * x + h.m11 * y + h.m12 + lift.y * height) * w)
+        }
+        func shaded(_ shade: Double) -> Color {
+            let s = min(1, max(0, shade))
+            let c = StyleColor(red: color.red * lightColor.red * s, green: color.green * lightColor.green * s,
+                               blue: color.blue * lightColor.blue * s, alpha: color.alpha)
+            return pixelColor(c, 1)
+        }
+        // Walls: the rings that outline the building (for a polygon cut at tile edges, its
+        // outline pieces, not the cut).
+        var walls: [(depth: Double, ax: Double, ay: Double, bx: Double, by: Double, shade: Double)] = []
+        level.xy.withUnsafeBufferPointer { xy in
+            for r in level.rings(ofFeature: f) {
+                let flags = level.ringFlags[r]
+                if flags & RingFlags.points != 0 || flags & RingFlags.outlinedApart != 0 { continue }
+                let closed = flags & RingFlags.polygon != 0
+                let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
+                guard e - s >= 2 else { continue }
+                let last = closed ? e : e - 1
+                for k in s..<last {
+                    let n = k + 1 < e ? k + 1 : s
+                    let ax = xy[2 * k], ay = xy[2 * k + 1], bx = xy[2 * n], by = xy[2 * n + 1]
+                    let dx = bx - ax, dy = by - ay
+                    let length = (dx * dx + dy * dy).squareRoot()
+                    guard length > 0 else { continue }
+                    // The horizontal normal facing the eye, in (east, north): unit y points south.
+                    var nx = dy / length, ny = -dx / length
+                    let mx = (ax + bx) / 2 + Double(copy), my = (ay + by) / 2  // in the eye's world copy
+                    if nx * (eye.x - mx) + ny * (eye.y - my) < 0 { nx = -nx; ny = -ny }
+                    let shade = light.shade(normal: (nx, -ny, 0), bearing: bearing)
+                    walls.append((h.depth(x: (ax + bx) / 2, y: (ay + by) / 2), ax, ay, bx, by, shade))
+                }
+            }
+        }
+        walls.sort { $0.depth > $1.depth }
+        for wall in walls {
+            path.removeAll()
+            path.beginContour()
+            path.appendPoint(project(wall.ax, wall.ay, base))
+            path.appendPoint(project(wall.bx, wall.by, base))
+            path.appendPoint(project(wall.bx, wall.by, top))
+            path.appendPoint(project(wall.ax, wall.ay, top))
+            path.endContour(closed: true, minimumCount: 3)
+            painter.fill(path, color: shaded(wall.shade), rule: .nonZero, into: target)
+        }
+        // The roof: the polygon at the top, lit from above.
+        path.removeAll()
+        level.xy.withUnsafeBufferPointer { xy in
+            for r in level.rings(ofFeature: f) {
+                let flags = level.ringFlags[r]
+                guard flags & RingFlags.polygon != 0, flags & RingFlags.outline == 0 else { continue }
+                path.beginContour()
+                for k in level.points(ofRing: r) { path.appendPoint(project(xy[2 * k], xy[2 * k + 1], top)) }
+                path.endContour(closed: true, minimumCount: 3)
+            }
+        }
+        if !path.isEmpty { painter.fill(path, color: shaded(light.shade(normal: (0, 0, 1), bearing: bearing)), rule: .nonZero, into: target) }
+    }
+}

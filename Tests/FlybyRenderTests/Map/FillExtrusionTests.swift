@@ -1,0 +1,130 @@
+import FlybyCore
+import FlybyData
+@testable import FlybyRender
+import Testing
+
+/// `fill-extrusion` (3D buildings) and the root `light`.
+@Suite struct FillExtrusionTests {
+    /// A white map with square buildings: `{"h": metres, "lng": centre}` each 0.0004° wide at 60° N.
+    static func style(_ buildings: [(height: Double, lng: Double)], paint: String = "", light: String = "") -> String {
+        let features = buildings.map { b in
+            let (w, e, s, n) = (b.lng - 0.0002, b.lng + 0.0002, 59.9999, 60.0001)
+            return """
+            {"type": "Feature", "properties": {"h": \(b.height)}, "geometry": {"type": "Polygon", "coordinates": [[[\(w), \(s)], [\(e), \(s)], [\(e), \(n)], [\(w), \(n)], [\(w), \(s)]]]}}
+            """
+        }.joined(separator: ", ")
+        return """
+        {"version": 8, \(light.isEmpty ? "" : "\"light\": \(light),")
+         "sources": {"b": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(features)]}}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                    {"id": "3d", "type": "fill-extrusion", "source": "b",
+                     "paint": {"fill-extrusion-color": "#ff0000", "fill-extrusion-height": ["get", "h"]\(paint)}}]}
+        """
+    }
+
+    static func render(_ json: String, camera: CameraState, size: Int = 200) throws -> PixelBuffer {
+        var loader = StyleLoader()
+        let loaded = try loader.load(style: try Style.parse(Array(json.utf8), file: "extrusion.json"))
+        var renderer = try MapRenderer(style: loaded, width: size, height: size)
+        renderer.showsOrnaments = false
+        renderer.attribution = ""
+        var frame = PixelBuffer(width: size, height: size)
+        renderer.render(camera: camera, into: &frame)
+        return frame
+    }
+
+    /// Rows (from the top) where column `x` is not the white background.
+    static func paintedRows(_ f: PixelBuffer, x: Int) -> [Int] {
+        (0..<f.height).filter { f.pixel(x: x, y: $0) != Color.white.premultipliedARGB }
+    }
+
+    static let pitched = CameraState(center: LocationCoordinate2D(latitude: 60, longitude: 24), zoom: 17, pitch: 60)
+
+    @Test func aTallerBuildingReachesHigherOnAPitchedScreen() throws {
+        let low = Self.paintedRows(try Self.render(Self.style([(10, 24)]), camera: Self.pitched), x: 100)
+        let high = Self.paintedRows(try Self.render(Self.style([(60, 24)]), camera: Self.pitched), x: 100)
+        let flat = Self.paintedRows(try Self.render(Self.style([(0, 24)]), camera: Self.pitched), x: 100)
+        #expect(flat.isEmpty, "height 0 draws nothing (height must exceed base)")
+        let lowTop = try #require(low.first), highTop = try #require(high.first)
+        #expect(highTop < lowTop - 20, "60 m reaches rows above 10 m: \(highTop) vs \(lowTop)")
+        // Both stand on the same footprint: their lowest painted rows agree.
+        #expect(abs((low.last ?? 0) - (high.last ?? 0)) <= 1)
+    }
+
+    @Test func theBaseLiftsTheBuildingOffTheGround() throws {
+        let grounded = Self.paintedRows(try Self.render(Self.style([(40, 24)]), camera: Self.pitched), x: 100)
+        let lifted = Self.paintedRows(try Self.render(Self.style([(40, 24)], paint: #", "fill-extrusion-base": 20"#), camera: Self.pitched), x: 100)
+        #expect(!lifted.isEmpty && lifted.first == grounded.first, "same top")
+        #expect((lifted.last ?? 0) < (grounded.last ?? 0) - 5, "the bottom rises: \(lifted.last ?? 0) vs \(grounded.last ?? 0)")
+    }
+
+    @Test func wallsFacingTheLightAreBrighterThanWallsAway() throws {
+        // Light from the east, map-anchored, nearly level (polar 80°): the east wall is lit
+        // (shade 0.2 + 0.8 · 0.98), the south and west walls and the roof are not (0.2 and
+        // 0.2 + 0.8 · cos 80°). Looking north-west the camera sees the east and south walls;
+        // looking north-east, the south and west ones.
+        let light = #"{"anchor": "map", "position": [1.15, 90, 80], "intensity": 0.8}"#
+        let json = Self.style([(60, 24)], light: light)
+        func brightestRed(bearing: Double) throws -> UInt32 {
+            let f = try Self.render(json, camera: CameraState(center: LocationCoordinate2D(latitude: 59.9997, longitude: 24), zoom: 17,
+                                                              bearing: bearing, pitch: 60))
+            // Pixels wholly inside a face (green 0: no white background blended in at an edge).
+            return f.pixels.filter { ($0 >> 8) & 0xFF == 0 }.map { ($0 >> 16) & 0xFF }.max() ?? 0
+        }
+        let seesEastWall = try brightestRed(bearing: -45), seesWestWall = try brightestRed(bearing: 45)
+        #expect(seesEastWall > 230, "the lit wall: \(seesEastWall)")
+        #expect(seesWestWall < 110, "no lit face: \(seesWestWall)")
+    }
+
+    @Test func aTranslucentLayerShowsNoWallThroughAnother() throws {
+        let opaque = try Self.render(Self.style([(40, 24)]), camera: Self.pitched)
+        let half = try Self.render(Self.style([(40, 24)], paint: #", "fill-extrusion-opacity": 0.5"#), camera: Self.pitched)
+        // Every painted pixel is the opaque frame's pixel at half strength over white: the layer is
+        // composited once, so hidden walls and the roof over them never add up.
+        var compared = 0
+        for y in 0..<200 {
+            for x in 0..<200 where opaque.pixel(x: x, y: y) != Color.white.premultipliedARGB {
+                let o = opaque.color(x: x, y: y), h = half.color(x: x, y: y)
+                for (a, b) in [(o.red, h.red), (o.green, h.green), (o.blue, h.blue)] {
+                    let expected = (Double(a) + 255) / 2
+                    #expect(abs(Double(b) - expected) <= 1.5, "(\(x), \(y)): \(b) vs \(expected)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 500)
+    }
+
+    @Test func lightAndExtrusionPropertiesAreCheckedWhenTheStyleIsRead() {
+        let cases: [(String, String)] = [
+            (Self.style([(10, 24)], light: #"{"intensity": 2}"#), "intensity"),
+            (Self.style([(10, 24)], light: #"{"anchor": "sun"}"#), "anchor"),
+            (Self.style([(10, 24)], light: #"{"position": [1, 2]}"#), "position"),
+            (Self.style([(10, 24)], light: #"{"color": ["get", "c"]}"#), "color"),
+            (Self.style([(10, 24)], light: #"{"shadow": true}"#), "shadow"),
+            (Self.style([(10, 24)], paint: #", "fill-extrusion-vertical-gradient": true"#), "fill-extrusion-vertical-gradient"),
+            (Self.style([(10, 24)], paint: #", "fill-extrusion-opacity": 3"#), "fill-extrusion-opacity"),
+        ]
+        for (json, named) in cases {
+            #expect(throws: InputError.self, "\(named)") { _ = try Style.parse(Array(json.utf8), file: "bad.json") }
+            do { _ = try Style.parse(Array(json.utf8), file: "bad.json") } catch {
+                #expect(error.description.contains(named) && error.description.contains("bad.json"), "\(error)")
+            }
+        }
+    }
+
+    @Test func theLightOfAStyleAndOfItsPresetAreRead() throws {
+        let json = """
+        {"version": 8, "light": {"anchor": "map", "position": [1, 90, 45], "color": "#ff0000", "intensity": 0.25},
+         "metadata": {"flyby:presets": {"dusk": {"light": {"intensity": 0.75}}}},
+         "sources": {}, "layers": []}
+        """
+        let day = try Style.parse(Array(json.utf8), file: "l.json")
+        #expect(day.light.anchorsToMap && day.light.azimuth == 90 && day.light.polar == 45 && day.light.intensity == 0.25)
+        #expect(day.light.color == StyleColor(red: 1, green: 0, blue: 0))
+        let dusk = try Style.parse(Array(json.utf8), file: "l.json", preset: "dusk")
+        #expect(dusk.light.intensity == 0.75 && !dusk.light.anchorsToMap, "a preset's light replaces the whole light")
+        let none = try Style.parse(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8), file: "n.json")
+        #expect(none.light == StyleLight() && none.light.azimuth == 210 && none.light.polar == 30 && none.light.intensity == 0.5)
+    }
+}
