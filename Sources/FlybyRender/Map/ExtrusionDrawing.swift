@@ -19,6 +19,41 @@ import Foundation
 /// is drawn opaque into a scratch frame and composited, so no hidden wall shows through.
 /// Not drawn: `fill-extrusion-pattern` and `fill-extrusion-vertical-gradient` (refused by the
 /// style parser as unknown properties, so a style never silently loses them).
+/// Projects points raised above the ground: a ground homography (unit Mercator, one world copy)
+/// plus the column of height. With the camera's pitch p, distance d (pixels) and the world's
+/// size S (pixels), a point at height z (unit Mercator) moves Y by −d·sin(p)·S·z and the depth W
+/// by −cos(p)·S·z (the camera model of ``MapTransform``, lifted off the ground plane).
+struct ExtrusionProjection {
+    var h: Homography
+    let liftY: Double, liftW: Double
+
+    init(_ h: Homography, _ t: MapTransform) {
+        self.h = h
+        let p = t.state.pitch * .pi / 180
+        liftY = -t.cameraDistance * sin(p) * t.worldSize
+        liftW = -cos(p) * t.worldSize
+    }
+
+    /// Depth W of a unit point at `height` (unit Mercator).
+    @inline(__always) func depth(_ x: Double, _ y: Double, _ height: Double) -> Double { h.depth(x: x, y: y) + liftW * height }
+
+    /// The screen point; the caller makes sure the depth is positive.
+    @inline(__always) func project(_ x: Double, _ y: Double, _ height: Double) -> ScreenPoint {
+        let w = 1 / (h.m20 * x + h.m21 * y + h.m22 + liftW * height)
+        return ScreenPoint(x: h.originX + (h.m00 * x + h.m01 * y + h.m02) * w,
+                           y: h.originY + (h.m10 * x + h.m11 * y + h.m12 + liftY * height) * w)
+    }
+
+    /// True when the feature's bounding box, at its base and top, lies in front of `near` and
+    /// not wholly past `far`.
+    func isInFront(_ box: MercatorBox, base: Double, top: Double, near: Double, far: Double) -> Bool {
+        for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
+            if depth(x, y, top) < near || depth(x, y, base) < near || h.depth(x: x, y: y) > far { return false }
+        }
+        return true
+    }
+}
+
 extension MapRenderer {
     /// Metres to unit Mercator at latitude `latitude` degrees: 1 / (equatorial circumference ·
     /// cos φ), WGS 84 circumference 40,075,016.686 m (the scale every web map uses).
@@ -46,15 +81,12 @@ extension MapRenderer {
         let back = t.cameraDistance * sin(t.state.pitch * .pi / 180) / t.worldSize
         let b = bearing * .pi / 180
         let eyeX = t.centerX / t.worldSize - back * sin(b), eyeY = t.centerY / t.worldSize + back * cos(b)
-        let sinP = sin(t.state.pitch * .pi / 180), cosP = cos(t.state.pitch * .pi / 180)
 
         func draw(_ target: PixelBufferView) {
             for copy in g.firstCopy...g.lastCopy {
                 var h = g.unitHomography(copy: copy)
                 h.originX += translation.x; h.originY += translation.y
-                // Height column of the projection, per unit of height (see `ExtrudedPoint`):
-                // Y gains −d·sin(pitch)·worldSize, the depth W gains −cos(pitch)·worldSize.
-                let lift = (y: -t.cameraDistance * sinP * t.worldSize, w: -cosP * t.worldSize)
+                let projection = ExtrusionProjection(h, t)
                 collectFeatures(index, layer, source, g, copy: copy, sortKey: nil)
                 var buildings: [(depth: Double, feature: Int, color: StyleColor, base: Double, top: Double)] = []
                 for item in order {
@@ -69,20 +101,14 @@ extension MapRenderer {
                     guard height > base, color.alpha > 0 else { continue }
                     let box = source.data.bounds[f]
                     let top = height * unitsPerMetre, bottom = base * unitsPerMetre
-                    // Every corner of the box, at the base and the top, in front of the near plane.
-                    var inFront = true
-                    for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
-                        let w = h.depth(x: x, y: y)
-                        if w + lift.w * top < g.near || w + lift.w * bottom < g.near || w > g.far { inFront = false }
-                    }
-                    guard inFront else { continue }
+                    guard projection.isInFront(box, base: bottom, top: top, near: g.near, far: g.far) else { continue }
                     buildings.append((h.depth(x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2), f, color, bottom, top))
                 }
                 // Far to near; equal depths in feature order.
                 buildings.sort { $0.depth != $1.depth ? $0.depth > $1.depth : $0.feature < $1.feature }
                 for building in buildings {
                     drawBuilding(level, building.feature, color: building.color, base: building.base, top: building.top,
-                                 h: h, lift: lift, copy: copy, eye: (eyeX, eyeY), light: light, lightColor: lightColor,
+                                 projection, copy: copy, eye: (eyeX, eyeY), light: light, lightColor: lightColor,
                                  bearing: bearing, into: target)
                 }
             }
@@ -105,13 +131,10 @@ extension MapRenderer {
 
     /// One building: every wall (far to near) and then the roof.
     private mutating func drawBuilding(_ level: GeometryLevel, _ f: Int, color: StyleColor, base: Double, top: Double,
-                                       h: Homography, lift: (y: Double, w: Double), copy: Int, eye: (x: Double, y: Double),
+                                       _ projection: ExtrusionProjection, copy: Int, eye: (x: Double, y: Double),
                                        light: StyleLight, lightColor: StyleColor, bearing: Double, into target: PixelBufferView) {
-        func project(_ x: Double, _ y: Double, _ height: Double) -> ScreenPoint {
-            let w = 1 / (h.m20 * x + h.m21 * y + h.m22 + lift.w * height)
-            return ScreenPoint(x: h.originX + (h.m00 * x + h.m01 * y + h.m02) * w,
-                               y: h.originY + (h.m10 * x + h.m11 * y + h.m12 + lift.y * height) * w)
-        }
+        let project = projection.project
+        let h = projection.h
         func shaded(_ shade: Double) -> Color {
             let s = min(1, max(0, shade))
             let c = StyleColor(red: color.red * lightColor.red * s, green: color.green * lightColor.green * s,

@@ -52,10 +52,12 @@ extension MapRenderer {
         var hits: [Int32] = []
         var found: Set<Int> = []
         for (li, layer) in style.style.layers.enumerated().reversed() where layer.isVisible(atZoom: z) {
-            guard layer.type == .fill || layer.type == .line || layer.type == .circle, let source = layerSource(li) else { continue }
+            guard [.fill, .line, .circle, .fillExtrusion].contains(layer.type), let source = layerSource(li) else { continue }
             let level = source.data.level(forZoom: z)
-            // Reach in pixels of lines and circles beyond their geometry, for the index query only.
-            let reach = layer.type == .fill ? 0 : 64 + tolerance
+            // Reach in pixels of lines and circles beyond their geometry, for the index query only;
+            // a building's roof is drawn above its footprint, up to a frame's height.
+            let reach = layer.type == .fill ? 0 : layer.type == .fillExtrusion ? Double(height) : 64 + tolerance
+            var depths: [Int: Double] = [:]
             let box = groundBox(q, reach: reach, g)
             found.removeAll(keepingCapacity: true)
             for copy in g.firstCopy...g.lastCopy {
@@ -71,6 +73,10 @@ extension MapRenderer {
                     switch layer.type {
                     case .fill:
                         hit = fillTouches(q, level, feature: f, h: h, g, copy: copy, near: copyBox)
+                    case .fillExtrusion:
+                        let depth = extrusionDepth(q, layer, level, feature: f, ctx, h: h, g)
+                        if let depth { depths[f] = min(depths[f] ?? .infinity, depth) }
+                        hit = depth != nil
                     case .line:
                         var halfWidth = layer.number(.lineWidth, zoom: z, feature: ctx) / 2
                         if g.pitched && mapPlaneLineWidths { halfWidth *= MapRenderer.lineWidthScale(source.data.bounds[f], h, g) }
@@ -82,8 +88,10 @@ extension MapRenderer {
                     if hit { found.insert(f) }
                 }
             }
-            // Last drawn first, as the point query always answered.
-            for f in found.sorted(by: >) {
+            // Last drawn first, as the point query always answered: for buildings, the nearest.
+            let drawnOrder = layer.type == .fillExtrusion
+                ? found.sorted { (depths[$0] ?? 0, $0) < (depths[$1] ?? 0, $1) } : found.sorted(by: >)
+            for f in drawnOrder {
                 result.append(QueriedFeature(layerID: layer.id, sourceID: source.id, featureIndex: f,
                                              featureID: source.featureIDs[f], properties: source.data.features[f].properties))
             }
@@ -141,6 +149,63 @@ extension MapRenderer {
             return !touches
         }
         return touches
+    }
+
+    /// The depth of a `fill-extrusion` building whose drawn prism (roof, walls, footprint)
+    /// contains the centre of `q`, or nil when it does not. Screen-space even-odd tests of the
+    /// projected faces (``ExtrusionProjection``), as ``MapRenderer/drawFillExtrusions(_:_:_:_:)``
+    /// draws them.
+    private func extrusionDepth(_ q: QueryRect, _ layer: StyleLayer, _ level: GeometryLevel, feature f: Int, _ ctx: FeatureContext,
+                                h: Homography, _ g: FrameGeometry) -> Double? {
+        let z = g.zoom
+        let unitsPerMetre = MapRenderer.unitsPerMetre(latitude: g.transform.state.center.latitude)
+        let top = layer.number(.fillExtrusionHeight, zoom: z, feature: ctx) * unitsPerMetre
+        let base = layer.number(.fillExtrusionBase, zoom: z, feature: ctx) * unitsPerMetre
+        guard top > base else { return nil }
+        var h = h
+        let t = screenTranslation(layer, .fillExtrusionTranslate, .fillExtrusionTranslateAnchor, g)
+        h.originX += t.x; h.originY += t.y
+        let projection = ExtrusionProjection(h, g.transform)
+        let box = level.xy.isEmpty ? MercatorBox.empty : boundsOf(level, feature: f)
+        guard projection.isInFront(box, base: base, top: top, near: g.near, far: g.far) else { return nil }
+        let px = (q.minX + q.maxX) / 2, py = (q.minY + q.maxY) / 2
+        /// Even-odd crossing test of a screen polygon (Shimrat 1962).
+        func contains(_ poly: [ScreenPoint]) -> Bool {
+            var inside = false
+            var j = poly.count - 1
+            for i in poly.indices {
+                let a = poly[i], b = poly[j]
+                if (a.y > py) != (b.y > py) && px < (b.x - a.x) * (py - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+                j = i
+            }
+            return inside
+        }
+        var hit = false
+        var roof: [ScreenPoint] = [], ground: [ScreenPoint] = []
+        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.polygon != 0 && level.ringFlags[r] & RingFlags.outline == 0 {
+            let range = level.points(ofRing: r)
+            roof.removeAll(keepingCapacity: true); ground.removeAll(keepingCapacity: true)
+            for k in range {
+                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
+                roof.append(projection.project(x, y, top)); ground.append(projection.project(x, y, base))
+            }
+            if contains(roof) || contains(ground) { hit = true; break }
+            for i in roof.indices {
+                let n = (i + 1) % roof.count
+                if contains([ground[i], ground[n], roof[n], roof[i]]) { hit = true; break }
+            }
+            if hit { break }
+        }
+        return hit ? projection.depth((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2, 0) : nil
+    }
+
+    /// The unit Mercator bounds of a feature's points at one geometry level.
+    private func boundsOf(_ level: GeometryLevel, feature f: Int) -> MercatorBox {
+        var box = MercatorBox.empty
+        for r in level.rings(ofFeature: f) {
+            for k in level.points(ofRing: r) { box.include(x: level.xy[2 * k], y: level.xy[2 * k + 1]) }
+        }
+        return box
     }
 
     /// True when a line string or polygon outline of the feature, as drawn through `h`, comes

@@ -127,4 +127,24 @@ import Testing
         let none = try Style.parse(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8), file: "n.json")
         #expect(none.light == StyleLight() && none.light.azimuth == 210 && none.light.polar == 30 && none.light.intensity == 0.5)
     }
+
+    @Test func aClickOnARoofAboveTheFootprintPicksTheBuilding() throws {
+        var loader = StyleLoader()
+        let json = Self.style([(20, 24)])
+        let loaded = try loader.load(style: try Style.parse(Array(json.utf8), file: "extrusion.json"))
+        var renderer = try MapRenderer(style: loaded, width: 200, height: 200)
+        var frame = PixelBuffer(width: 200, height: 200)
+        renderer.render(camera: Self.pitched, into: &frame)
+        let rows = Self.paintedRows(frame, x: 100)
+        let roofRow = try #require(rows.first) + 3
+        // The footprint's ground point under the roof pixel is not the building: only the prism is.
+        let ground = MapTransform(size: ScreenSize(width: 200, height: 200), state: Self.pitched).coordinate(for: ScreenPoint(x: 100, y: Double(roofRow)))
+        #expect(ground.latitude > 60.0001, "the roof is drawn over ground north of the building")
+        let hits = renderer.queryFeatures(at: ScreenPoint(x: 100, y: Double(roofRow)), camera: Self.pitched, tolerance: 0)
+        #expect(hits.map(\.layerID) == ["3d"], "\(hits)")
+        let firstHit = (0..<200).first { !renderer.queryFeatures(at: ScreenPoint(x: 100, y: Double($0)), camera: Self.pitched, tolerance: 0).isEmpty }
+        #expect(abs((firstHit ?? -99) - (rows.first ?? 0)) <= 1, "the pick starts where the drawn roof starts")
+        let above = renderer.queryFeatures(at: ScreenPoint(x: 100, y: Double(roofRow - 8)), camera: Self.pitched, tolerance: 0)
+        #expect(above.isEmpty, "above the roof: \(above)")
+    }
 }
