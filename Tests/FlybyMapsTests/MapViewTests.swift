@@ -63,6 +63,30 @@ import Testing
         }
     }
 
+    @Test func aFillExtrusionLayerAddedInSwiftRaisesItsPolygonsOffTheMap() throws {
+        let v = try makeView()
+        var source = GeoJSONSource(id: "block")
+        let d = 0.0004
+        source.data = .geometry(.polygon([[LocationCoordinate2D(latitude: 60.17 - d, longitude: 24.94 - 2 * d),
+                                           LocationCoordinate2D(latitude: 60.17 - d, longitude: 24.94 + 2 * d),
+                                           LocationCoordinate2D(latitude: 60.17 + d, longitude: 24.94 + 2 * d),
+                                           LocationCoordinate2D(latitude: 60.17 + d, longitude: 24.94 - 2 * d)]]))
+        try v.mapboxMap.addSource(source)
+        var block = FillExtrusionLayer(id: "block-3d", source: "block")
+        block.fillExtrusionColor = .constant(StyleColor(red: 1, green: 0, blue: 0))
+        block.fillExtrusionHeight = .constant(80)
+        try v.mapboxMap.addLayer(block)
+        v.mapboxMap.setCamera(to: CameraOptions(center: LocationCoordinate2D(latitude: 60.1695, longitude: 24.94), zoom: 16, pitch: 60))
+        func reddish(_ c: Color) -> Bool { c.red > 60 && c.green < 40 && c.blue < 40 }
+        let frame = v.snapshot()
+        let column = (0..<frame.height).filter { reddish(frame.color(x: frame.width / 2, y: $0)) }
+        // 80 m at zoom 16 and 60° of pitch stand far above the 90 m deep footprint on screen.
+        #expect(column.count > 30, "\(column)")
+        var wrong = FillExtrusionLayer(id: "bad-3d", source: "block")
+        wrong.fillExtrusionOpacity = .constant(2)
+        #expect(throws: InputError.self) { try v.mapboxMap.addLayer(wrong) }
+    }
+
     @Test func customLayerDrawsBetweenTwoStyleLayers() throws {
         let v = try makeView()
         var source = GeoJSONSource(id: "sq")

@@ -2,7 +2,7 @@ import FlybyCore
 import FlybyData
 import FlybyRender
 
-/// A style layer built in Swift (Mapbox's `Layer` protocol): ``FillLayer``, ``LineLayer``,
+/// A style layer built in Swift (Mapbox's `Layer` protocol): ``FillLayer``, ``FillExtrusionLayer``, ``LineLayer``,
 /// ``CircleLayer``, ``SymbolLayer``, ``BackgroundLayer``. Properties are `Value<T>?`; nil leaves
 /// the property at its Style Specification default.
 public protocol Layer: Sendable {
@@ -68,6 +68,35 @@ public struct FillLayer: Layer {
         w.add(.fillColor, fillColor)
         w.add(.fillOpacity, fillOpacity)
         w.add(.fillOutlineColor, fillOutlineColor)
+        return w.node(id: id, type: type, source: source, filter: filter, minZoom: minZoom, maxZoom: maxZoom, visibility: visibility)
+    }
+}
+
+/// A `fill-extrusion` layer: polygons raised into 3D buildings, lit by the style's `light`
+/// (docs/3d-buildings.md).
+public struct FillExtrusionLayer: Layer {
+    public var id: String
+    public var source: String
+    public var type: LayerType { .fillExtrusion }
+    public var filter: Exp?
+    public var minZoom: Double?
+    public var maxZoom: Double?
+    public var visibility: Value<Visibility>?
+    public var fillExtrusionColor: Value<StyleColor>?
+    /// The layer's opacity as a whole, 0…1.
+    public var fillExtrusionOpacity: Value<Double>?
+    /// Top and bottom of each building, metres above the ground.
+    public var fillExtrusionHeight: Value<Double>?
+    public var fillExtrusionBase: Value<Double>?
+
+    public init(id: String, source: String) { self.id = id; self.source = source }
+
+    public var layerJSON: JSONNode {
+        var w = LayerWriter()
+        w.add(.fillExtrusionColor, fillExtrusionColor)
+        w.add(.fillExtrusionOpacity, fillExtrusionOpacity)
+        w.add(.fillExtrusionHeight, fillExtrusionHeight)
+        w.add(.fillExtrusionBase, fillExtrusionBase)
         return w.node(id: id, type: type, source: source, filter: filter, minZoom: minZoom, maxZoom: maxZoom, visibility: visibility)
     }
 }
