@@ -83,7 +83,7 @@ let package = Package(
 
         // Fuzzing (issue 8): the parser entry points, and a runner that replays inputs (normal
         // build) or is driven by libFuzzer (`Tools/fuzz` builds it with -D FLYBY_LIBFUZZER).
-        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyTiles"],
+        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyTiles", "FlybyMedia"],
                 path: "Tools/Fuzz/Targets", swiftSettings: swiftSettings),
         .executableTarget(name: "flyby-fuzz", dependencies: ["FlybyFuzzTargets"], path: "Tools/Fuzz/Runner",
                           swiftSettings: swiftSettings),

@@ -101,15 +101,16 @@ extension MapRenderer {
     /// and sampled from the finest tile the frame holds there (``RasterFrame``): bilinear
     /// (`raster-resampling` `linear`, the default, and always for hillshade) or nearest, with
     /// 8-bit weights on the tile's pixel centres. Where the scale is one tile pixel per screen
-    /// pixel and the pixel centres coincide (an integer zoom at the tile size's level, no bearing,
-    /// no pitch), rows are copied from the tile directly, so each tile pixel lands on one screen
-    /// pixel exactly.
+    /// pixel (an integer zoom at the tile size's level, no bearing, no pitch), the layer is first
+    /// moved by less than half a pixel so that tile pixel centres fall on screen pixel centres
+    /// (MapLibre likewise draws raster tiles with a pixel-aligned matrix then, so they stay sharp),
+    /// and rows are copied from the tile directly: each tile pixel lands on one screen pixel.
     ///
     /// `raster-fade-duration` is accepted but not applied: every tile is read from a local archive
     /// before its frame is drawn, so no tile ever appears late (see docs/raster.md).
     func drawRasterLayer(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let tiles = rasters.layers[index], !tiles.images.isEmpty,
-              let inv = InverseHomography(g.unitHomography(copy: 0)) else { return }
+              var inv = InverseHomography(g.unitHomography(copy: 0)) else { return }
         var paint = RasterPaint(layer, zoom: g.zoom)
         if layer.type == .hillshade { paint = RasterPaint(opacity: 255) }
         if paint.opacity == 0 { return }
@@ -119,6 +120,7 @@ extension MapRenderer {
         let affine = inv.i20 == 0 && inv.i21 == 0
         let axisAligned = affine && inv.i01 == 0 && inv.i10 == 0
         var lookup = RasterLookup(tiles)
+        if axisAligned { RasterLookup.snapToPixels(&inv, &lookup, width: width, height: height) }
         for y in firstRow..<rows.upperBound {
             let dst = view.row(y)
             let v = Double(y) + 0.5 - inv.originY
@@ -197,6 +199,19 @@ struct RasterLookup {
     init(_ tiles: RasterFrame.LayerTiles) {
         self.tiles = tiles
         finestScale = Double(1 << tiles.finest)
+    }
+
+    /// Moves an unrotated, unpitched mapping by less than half a pixel so that, where one tile
+    /// pixel is one screen pixel (at the tile under the screen centre), tile pixel centres fall
+    /// on screen pixel centres.
+    static func snapToPixels(_ inv: inout InverseHomography, _ lookup: inout RasterLookup, width: Int, height: Int) {
+        let u = Double(width / 2) + 0.5 - inv.originX, v = Double(height / 2) + 0.5 - inv.originY
+        let X = (inv.i00 * u + inv.i02) / inv.i22, Y = (inv.i11 * v + inv.i12) / inv.i22
+        guard Y >= 0 && Y < 1 && X.isFinite, let hit = lookup.find(X - X.rounded(.down), Y) else { return }
+        guard abs(inv.i00 / inv.i22 * hit.scale - 1) < 1e-9 && abs(inv.i11 / inv.i22 * hit.scale - 1) < 1e-9 else { return }
+        let tx = X * hit.scale - 0.5, ty = Y * hit.scale - 0.5
+        inv.i02 -= (tx - tx.rounded()) / hit.scale * inv.i22
+        inv.i12 -= (ty - ty.rounded()) / hit.scale * inv.i22
     }
 
     /// The hit for unit point (x, y) in the primary world (0 ≤ x, y < 1).

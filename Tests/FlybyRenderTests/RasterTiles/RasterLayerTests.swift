@@ -65,6 +65,23 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    @Test func offTheGridAtAnIntegerZoomTheLayerSnapsToWholePixelsAndStaysSharp() throws {
+        // The centre 0.3 px east of the grid: the raster moves by the rounded 0 px; 0.7 px: by 1 px.
+        let style = try Self.loaded(Self.worldTiles())
+        let aligned = try Self.render(style)
+        for (offset, shift) in [(0.3, 0), (0.7, 1)] {
+            var r = try MapRenderer(style: style, width: 512, height: 512)
+            r.showsOrnaments = false
+            r.attribution = ""
+            var frame = PixelBuffer(width: 512, height: 512)
+            let lon = WebMercator.longitude(unitX: 0.5 + offset / 512)
+            r.render(camera: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: lon), zoom: 0), into: &frame)
+            var mismatches = 0
+            for y in 0..<512 { for x in 0..<(512 - shift) where frame.pixel(x: x, y: y) != aligned.pixel(x: x + shift, y: y) { mismatches += 1 } }
+            #expect(mismatches == 0, "offset \(offset)")
+        }
+    }
+
     @Test func nearestResamplingGivesTheSamePixelsAtAnIntegerZoom() throws {
         let linear = try Self.render(try Self.loaded(Self.worldTiles()))
         let nearest = try Self.render(try Self.loaded(Self.worldTiles(), json: Self.style(paint: #"{"raster-resampling": "nearest"}"#)))
