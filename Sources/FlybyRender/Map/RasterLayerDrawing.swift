@@ -133,7 +133,7 @@ extension MapRenderer {
                 guard Y >= 0 && Y < 1 && X.isFinite else { x += 1; continue }
                 let wx = X - X.rounded(.down)
                 guard let hit = lookup.find(wx, Y) else { x += 1; continue }
-                let n = hit.image.size
+                let n = hit.size
                 let sx = (wx * hit.scale - hit.originX), sy = (Y * hit.scale - hit.originY)   // tile pixels, 0…n
                 if axisAligned {
                     // Exact copy when one tile pixel is one screen pixel and the centres coincide.
@@ -142,12 +142,12 @@ extension MapRenderer {
                     if abs(step - 1) < 1e-9 && abs(sx - 0.5 - col) < 1e-6 && abs(sy - 0.5 - row) < 1e-6 {
                         let c = min(max(Int(col), 0), n - 1), r = min(max(Int(row), 0), n - 1)
                         let count = min(width - x, n - c)
-                        copySpan(hit.image, row: r, column: c, count: count, paint, into: dst + x)
+                        copySpan(hit.pixels + r * n + c, opaque: hit.isOpaque, count: count, paint, into: dst + x)
                         x += count
                         continue
                     }
                 }
-                let p = paint.nearest ? RasterSampling.nearest(hit.image, sx, sy) : RasterSampling.bilinear(hit.image, sx, sy)
+                let p = paint.nearest ? RasterSampling.nearest(hit.pixels, n, sx, sy) : RasterSampling.bilinear(hit.pixels, n, sx, sy)
                 blend(p, paint, into: dst + x)
                 x += 1
             }
@@ -162,18 +162,17 @@ extension MapRenderer {
         if a == 255 { dst.pointee = p } else if a != 0 { dst.pointee = PixelBlend.sourceOver(p, dst.pointee) }
     }
 
-    private func copySpan(_ image: RasterImage, row: Int, column: Int, count: Int, _ paint: RasterPaint,
+    @inline(__always)
+    private func copySpan(_ src: UnsafePointer<UInt32>, opaque: Bool, count: Int, _ paint: RasterPaint,
                           into dst: UnsafeMutablePointer<UInt32>) {
-        image.pixels.withUnsafeBufferPointer { px in
-            let src = px.baseAddress.unsafelyUnwrapped + row * image.size + column
-            if paint.isIdentity && paint.opacity == 255 {
-                for k in 0..<count {
-                    let p = src[k], a = p >> 24
-                    if a == 255 { dst[k] = p } else if a != 0 { dst[k] = PixelBlend.sourceOver(p, dst[k]) }
-                }
-            } else {
-                for k in 0..<count { blend(src[k], paint, into: dst + k) }
+        if paint.isIdentity && paint.opacity == 255 {
+            if opaque { dst.update(from: src, count: count); return }
+            for k in 0..<count {
+                let p = src[k], a = p >> 24
+                if a == 255 { dst[k] = p } else if a != 0 { dst[k] = PixelBlend.sourceOver(p, dst[k]) }
             }
+        } else {
+            for k in 0..<count { blend(src[k], paint, into: dst + k) }
         }
     }
 }
@@ -190,8 +189,12 @@ struct RasterLookup {
     var last: Hit?
     let finestScale: Double
 
+    /// The tile found: its pixels (alive while the frame's ``RasterFrame`` holds the image), size
+    /// and opacity, and where it lies.
     struct Hit {
-        let image: RasterImage
+        let pixels: UnsafePointer<UInt32>
+        let size: Int
+        let isOpaque: Bool
         /// Tile pixels per unit Mercator at the tile's level (2^z · size), and the tile's origin in them.
         let scale: Double, originX: Double, originY: Double
     }
@@ -227,7 +230,7 @@ struct RasterLookup {
             let id = TileID(z: z, x: kx >> shift, y: ky >> shift)
             if let image = tiles.images[id] {
                 let n = Double(image.size)
-                last = Hit(image: image, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
+                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
                 break
             }
             z -= 1
@@ -240,27 +243,23 @@ struct RasterLookup {
 /// outside the tile the edge pixels are repeated.
 enum RasterSampling {
     @inline(__always)
-    static func nearest(_ image: RasterImage, _ x: Double, _ y: Double) -> UInt32 {
-        let n = image.size
+    static func nearest(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
         let c = min(max(Int(x.rounded(.down)), 0), n - 1), r = min(max(Int(y.rounded(.down)), 0), n - 1)
-        return image.pixels.withUnsafeBufferPointer { $0[r * n + c] }
+        return px[r * n + c]
     }
 
     /// Bilinear interpolation with weights in 1/256 steps, on premultiplied pixels (two channels
     /// per 32-bit lane, as ``PixelBlend`` does).
     @inline(__always)
-    static func bilinear(_ image: RasterImage, _ x: Double, _ y: Double) -> UInt32 {
-        let n = image.size
+    static func bilinear(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
         let fx = x - 0.5, fy = y - 0.5
         let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
         let wx = UInt32(((fx - x0f) * 256).rounded()), wy = UInt32(((fy - y0f) * 256).rounded())
         let x0 = min(max(Int(x0f), 0), n - 1), y0 = min(max(Int(y0f), 0), n - 1)
         let x1 = min(max(Int(x0f) + 1, 0), n - 1), y1 = min(max(Int(y0f) + 1, 0), n - 1)
-        return image.pixels.withUnsafeBufferPointer { px in
-            let top = lerp(px[y0 * n + x0], px[y0 * n + x1], wx)
-            let bottom = lerp(px[y1 * n + x0], px[y1 * n + x1], wx)
-            return lerp(top, bottom, wy)
-        }
+        let top = lerp(px[y0 * n + x0], px[y0 * n + x1], wx)
+        let bottom = lerp(px[y1 * n + x0], px[y1 * n + x1], wx)
+        return lerp(top, bottom, wy)
     }
 
     /// `a · (256 − w) + b · w`, / 256 rounded, per channel; w is 0…256.

@@ -6,18 +6,35 @@ import Synchronization
 
 /// A decoded raster tile: premultiplied ARGB pixels (`0xAARRGGBB`), row-major, top row first,
 /// `size × size` (a tile is square).
-public final class RasterImage: CachedTile {
+///
+/// The pixels live in memory the image owns (freed with it), so the renderer's inner loops read
+/// them through a plain pointer while the frame holds the image, with no reference counting per
+/// pixel. They are never written after `init`, so the image is safe to share between threads.
+public final class RasterImage: CachedTile, @unchecked Sendable {
     /// Pixels per side.
     public let size: Int
-    public let pixels: [UInt32]
-    var byteCount: Int { 128 + pixels.count * 4 }
+    /// True when every pixel is opaque (alpha 255): the renderer may copy rows instead of blending.
+    public let isOpaque: Bool
+    let storage: UnsafeMutablePointer<UInt32>
+    var byteCount: Int { 128 + size * size * 4 }
 
     /// - Precondition: `pixels.count == size * size`.
     public init(size: Int, pixels: [UInt32]) {
         precondition(pixels.count == size * size, "a raster tile is size × size pixels")
         self.size = size
-        self.pixels = pixels
+        storage = .allocate(capacity: max(1, pixels.count))
+        _ = UnsafeMutableBufferPointer(start: storage, count: pixels.count).initialize(from: pixels)
+        isOpaque = pixels.allSatisfy { $0 >> 24 == 0xFF }
     }
+
+    deinit { storage.deallocate() }
+
+    /// A copy of the pixels.
+    public var pixels: [UInt32] { Array(UnsafeBufferPointer(start: storage, count: size * size)) }
+
+    /// The pixel at column `x`, row `y` (0 ..< size).
+    @inline(__always)
+    public func pixel(x: Int, y: Int) -> UInt32 { storage[y * size + x] }
 }
 
 /// The elevations of a `raster-dem` tile in metres, `size × size`, row-major, top row first.
@@ -149,7 +166,8 @@ public final class RasterTileSet: Sendable {
             throw InputError(file: path, message: "tile \(key): a DEM tile of \(n)×\(n) pixels in a source whose DEM tiles are \(known)×\(known) (every tile of a raster-dem source must have the same size)")
         }
         var heights = [Float](repeating: 0, count: n * n)
-        image.pixels.withUnsafeBufferPointer { px in
+        withExtendedLifetime(image) {
+            let px = image.storage
             heights.withUnsafeMutableBufferPointer { h in
                 for k in 0..<(n * n) {
                     // A transparent pixel is no data (NaN: shaded as flat ground); a translucent

@@ -62,7 +62,7 @@ import Testing
         let paint = HillshadePaint(azimuth: 315, exaggeration: 0.5, shadow: 0xFF00_0000, highlight: 0xFFFF_FFFF, accent: 0xFF00_0000)
         let a = paint.shade(try #require(try set.slope(top))), b = paint.shade(try #require(try set.slope(bottom)))
         let n = a.size
-        func alpha(_ image: RasterImage, _ row: Int, _ column: Int) -> Int { Int(image.pixels[row * n + column] >> 24) }
+        func alpha(_ image: RasterImage, _ row: Int, _ column: Int) -> Int { Int(image.pixel(x: column, y: row) >> 24) }
         func meanStep(_ rowA: (Int) -> Int, _ rowB: (Int) -> Int) -> Double {
             Double((0..<n).reduce(0) { $0 + abs(rowA($1) - rowB($1)) }) / Double(n)
         }
