@@ -1,8 +1,9 @@
 // swift-tools-version:6.2
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
 // Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby;
-// FlybyMaps (the Mapbox-shaped API) sits on Core, Data, Render and Media. FlybyMedia (PNG, Y4M,
-// ffmpeg) depends only on the C zlib; the SDL window (FlybyWindow) sits on CSDL2, Flight and Media.
+// FlybyMaps (the Mapbox-shaped API) sits on Core, Data, Render and Media. FlybyMedia (PNG, JPEG,
+// WebP, Y4M, ffmpeg) depends only on the C zlib, libwebp and libturbojpeg; the SDL window
+// (FlybyWindow) sits on CSDL2, Flight and Media.
 // FlybyTiles (vector tiles, PMTiles/MBTiles/folder archives) sits on FlybyData and the C zlib,
 // SQLite, brotli and zstd libraries; FlybyRender draws tiled sources through it.
 // Each library module is also a product of its own (docs/public-api.md).
@@ -57,11 +58,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // Raster tiles (issue 19): WebP through libwebp, JPEG through libturbojpeg.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "FlybyCore", swiftSettings: engineSettings),
         .target(name: "FlybyData", dependencies: ["FlybyCore"],
                 resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .target(name: "FlybyRender", dependencies: ["FlybyCore", "FlybyData", "FlybyTiles", "FlybyMedia"], swiftSettings: swiftSettings),
-        .target(name: "FlybyMedia", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        .target(name: "FlybyMedia", dependencies: ["CZlib", "CWebP", "CTurboJPEG"], swiftSettings: swiftSettings),
         // Tile archives (PMTiles, MBTiles, folders) and the Mapbox Vector Tile decoder (issue 16).
         .target(name: "FlybyTiles", dependencies: ["FlybyCore", "FlybyData", "CZlib", "CSQLite", "CBrotli", "CZstd"],
                 swiftSettings: swiftSettings),
@@ -79,7 +83,7 @@ let package = Package(
 
         // Fuzzing (issue 8): the parser entry points, and a runner that replays inputs (normal
         // build) or is driven by libFuzzer (`Tools/fuzz` builds it with -D FLYBY_LIBFUZZER).
-        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyTiles"],
+        .target(name: "FlybyFuzzTargets", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyTiles", "FlybyMedia"],
                 path: "Tools/Fuzz/Targets", swiftSettings: swiftSettings),
         .executableTarget(name: "flyby-fuzz", dependencies: ["FlybyFuzzTargets"], path: "Tools/Fuzz/Runner",
                           swiftSettings: swiftSettings),

@@ -16,6 +16,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPNG(String)
     /// The PNG is well formed but uses a feature this decoder does not read (for example interlacing).
     case unsupportedPNG(String)
+    /// A JPEG or WebP image (or data of no known image format) could not be decoded; the text
+    /// names the format and the reason (``TileImageDecoder``).
+    case invalidImage(String)
     /// A file-system call failed. `errno` is the C error number.
     case io(operation: String, path: String, errno: Int32)
     /// A caller passed an argument the encoder cannot represent (zero size, pixel count mismatch…).
@@ -34,6 +37,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid PNG: \(reason)"
         case .unsupportedPNG(let reason):
             return "unsupported PNG: \(reason)"
+        case .invalidImage(let reason):
+            return "invalid image: \(reason)"
         case .io(let operation, let path, let code):
             return "\(path): \(operation) failed: \(MediaError.systemMessage(code))"
         case .invalidArgument(let reason):

@@ -35,6 +35,7 @@ extension MapRenderer {
             bandRenderers[k].showsCompass = showsCompass
             bandRenderers[k].attribution = attribution
             bandRenderers[k].tiles = tiles
+            bandRenderers[k].rasters = rasters
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.

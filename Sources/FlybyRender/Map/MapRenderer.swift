@@ -78,6 +78,7 @@ public struct MapRenderer {
         for (k, source) in style.style.sources.enumerated() {
             add(source.attribution)
             add(style.tileSets[k]?.attribution)
+            add(style.rasterSets[k]?.attribution)
         }
         return credits.joined(separator: " · ")
     }
@@ -113,6 +114,8 @@ public struct MapRenderer {
     var bandRenderers: [MapRenderer] = []
     /// The frame's tiles of the style's tiled sources (see ``TiledSourceFrame``).
     var tiles: TiledSourceFrame
+    /// The frame's image tiles of the style's raster and hillshade layers (see ``RasterFrame``).
+    var rasters: RasterFrame
     /// The tile-slot generation each layer's memo was made for (tiled layers only).
     var memoTileGenerations: [Int]
     /// Where the bands split the frame (row indices, 0 … height), moved after each frame to
@@ -131,6 +134,7 @@ public struct MapRenderer {
         memos = Array(repeating: LayerMemo(), count: style.style.layers.count)
         memoTileGenerations = Array(repeating: 0, count: style.style.layers.count)
         tiles = TiledSourceFrame(style: style)
+        rasters = RasterFrame(style: style)
         images = style.sprite?.images ?? [:]
         attribution = MapRenderer.attribution(for: style)
         text = try TextRenderer()
@@ -157,6 +161,7 @@ public struct MapRenderer {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height)
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.transform) }
+        if !rasters.isEmpty { rasters.prepare(style: style, transform: g.transform) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
@@ -176,7 +181,7 @@ public struct MapRenderer {
 
     /// The first tile that could not be read or decoded in the frames drawn so far (the frame is
     /// drawn without it). Hosts that must not show an incomplete map (videos) check it.
-    public var tileError: InputError? { tiles.firstError }
+    public var tileError: InputError? { tiles.firstError ?? rasters.firstError }
 
     /// What the R-tree query cache keys layer `k`'s source by: the style's source index, or for a
     /// tiled layer a number of its own per source layer.
@@ -251,6 +256,7 @@ public struct MapRenderer {
             case .line: drawLine(k, layer, g, view)
             case .circle: drawCircles(k, layer, g, view)
             case .fillExtrusion: drawFillExtrusions(k, layer, g, view)
+            case .raster, .hillshade: drawRasterLayer(k, layer, g, view)
             case .background, .symbol: break
             }
         }

@@ -177,7 +177,8 @@ public struct Style: Sendable {
         switch type {
         case "geojson": return try parseGeoJSONSource(id, c, styleFile: styleFile)
         case "vector": return try parseVectorSource(id, c, styleFile: styleFile)
-        default: throw typeCursor.error("unsupported source type '\(type)' (supported: geojson, vector)")
+        case "raster", "raster-dem": return try parseRasterSource(id, c, styleFile: styleFile, dem: type == "raster-dem")
+        default: throw typeCursor.error("unsupported source type '\(type)' (supported: geojson, vector, raster, raster-dem)")
         }
     }
 
@@ -220,12 +221,36 @@ public struct Style: Sendable {
     static func parseVectorSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
         try c.rejectUnknownKeys(["type", "url", "tiles", "minzoom", "maxzoom", "promoteId", "attribution", "bounds",
                                  "scheme", "volatile"])
+        let (path, where_) = try parseTileLocation(c, styleFile: styleFile, what: "vector")
+        if let s = try c.member("scheme"), try s.string() != "xyz" {
+            throw s.error("only the xyz scheme is supported for tile templates (MBTiles rows are flipped by the reader)")
+        }
+        let (minZoom, maxZoom) = try parseZoomRange(c)
+        var promote: VectorTileSet.PromoteID?
+        if let p = try c.member("promoteId") {
+            if p.isString { promote = .all(try p.string()) } else if p.isObject {
+                var m: [String: String] = [:]
+                for (layer, v) in try p.members() { m[layer] = try v.string() }
+                promote = .byLayer(m)
+            } else {
+                throw p.error("promoteId must be a property name or an object of one per source layer")
+            }
+        }
+        let spec = VectorSourceSpec(path: path, minZoom: minZoom, maxZoom: maxZoom, promoteId: promote)
+        return StyleSource(id: id, data: .vector(spec), promoteId: nil, generateId: false,
+                           attribution: try c.member("attribution")?.string(), dataLocation: location(where_))
+    }
+
+    /// Where a tiled source's tiles are (formats §4): `url` (`pmtiles://PATH`, `mbtiles://PATH`)
+    /// or `tiles` (one template `PATH/{z}/{x}/{y}.EXT`), resolved against the style's folder; and
+    /// the cursor to name in errors about it. `what` is the source type, for messages.
+    static func parseTileLocation(_ c: JSONCursor, styleFile: String, what: String) throws(InputError) -> (path: String, location: JSONCursor) {
         let dir = Style.directory(of: styleFile)
         func resolve(_ s: String) -> String { s.hasPrefix("/") ? s : dir + s }
         let path: String
         let where_: JSONCursor
         if let u = try c.member("url") {
-            if try c.member("tiles") != nil { throw u.error("a vector source takes either 'url' or 'tiles', not both") }
+            if try c.member("tiles") != nil { throw u.error("a \(what) source takes either 'url' or 'tiles', not both") }
             let url = try u.string()
             where_ = u
             if url.hasPrefix("http://") || url.hasPrefix("https://") {
@@ -253,28 +278,53 @@ public struct Style: Sendable {
             let folder = String(template[..<dot].dropLast(marker.count - 1))
             path = resolve(folder.isEmpty ? "." : folder)
         } else {
-            throw c.error("a vector source needs 'url' (pmtiles://PATH or mbtiles://PATH) or 'tiles'")
+            throw c.error("a \(what) source needs 'url' (pmtiles://PATH or mbtiles://PATH) or 'tiles'")
         }
-        if let s = try c.member("scheme"), try s.string() != "xyz" {
-            throw s.error("only the xyz scheme is supported for tile templates (MBTiles rows are flipped by the reader)")
-        }
+        return (path, where_)
+    }
+
+    /// A tiled source's `minzoom` and `maxzoom` (nil when absent), 0…30, max ≥ min.
+    static func parseZoomRange(_ c: JSONCursor) throws(InputError) -> (min: Int?, max: Int?) {
         let minZoom = try c.member("minzoom").map { (m) throws(InputError) in Int(try m.double(in: 0...30, what: "minzoom")) }
         let maxZoom = try c.member("maxzoom").map { (m) throws(InputError) in Int(try m.double(in: 0...30, what: "maxzoom")) }
         if let minZoom, let maxZoom, maxZoom < minZoom, let mc = try c.member("maxzoom") {
             throw mc.error("maxzoom must not be below minzoom")
         }
-        var promote: VectorTileSet.PromoteID?
-        if let p = try c.member("promoteId") {
-            if p.isString { promote = .all(try p.string()) } else if p.isObject {
-                var m: [String: String] = [:]
-                for (layer, v) in try p.members() { m[layer] = try v.string() }
-                promote = .byLayer(m)
-            } else {
-                throw p.error("promoteId must be a property name or an object of one per source layer")
+        return (minZoom, maxZoom)
+    }
+
+    /// A `raster` or `raster-dem` source (Style Specification, sources › raster / raster-dem):
+    /// `url` or `tiles` as for vector sources, `tileSize` (256 or 512 points; default 512),
+    /// `minzoom`, `maxzoom`, `attribution`; a `raster-dem` source also `encoding` (`mapbox`, the
+    /// default, or `terrarium`). `bounds`, `scheme` (xyz) and `volatile` as for vector sources.
+    static func parseRasterSource(_ id: String, _ c: JSONCursor, styleFile: String, dem: Bool) throws(InputError) -> StyleSource {
+        var keys: Set<String> = ["type", "url", "tiles", "minzoom", "maxzoom", "tileSize", "attribution", "bounds", "scheme", "volatile"]
+        if dem { keys.insert("encoding") }
+        try c.rejectUnknownKeys(keys)
+        let (path, where_) = try parseTileLocation(c, styleFile: styleFile, what: dem ? "raster-dem" : "raster")
+        if let s = try c.member("scheme"), try s.string() != "xyz" {
+            throw s.error("only the xyz scheme is supported for tile templates (MBTiles rows are flipped by the reader)")
+        }
+        let (minZoom, maxZoom) = try parseZoomRange(c)
+        var tileSize = 512
+        if let t = try c.member("tileSize") {
+            let v = try t.double()
+            guard v == 256 || v == 512 else { throw t.error("tileSize must be 256 or 512, found \(v)") }
+            tileSize = Int(v)
+        }
+        var encoding: DEMEncoding?
+        if dem {
+            encoding = .mapbox
+            if let e = try c.member("encoding") {
+                let name = try e.string()
+                guard let known = DEMEncoding(rawValue: name) else {
+                    throw e.error("unknown encoding '\(name)' (supported: mapbox, terrarium)")
+                }
+                encoding = known
             }
         }
-        let spec = VectorSourceSpec(path: path, minZoom: minZoom, maxZoom: maxZoom, promoteId: promote)
-        return StyleSource(id: id, data: .vector(spec), promoteId: nil, generateId: false,
+        let spec = RasterSourceSpec(path: path, minZoom: minZoom, maxZoom: maxZoom, tileSize: tileSize, encoding: encoding)
+        return StyleSource(id: id, data: .raster(spec), promoteId: nil, generateId: false,
                            attribution: try c.member("attribution")?.string(), dataLocation: location(where_))
     }
 
@@ -282,6 +332,21 @@ public struct Style: Sendable {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[...slash])
+    }
+
+    /// A raster layer draws a `raster` source, a hillshade layer a `raster-dem` source, and the
+    /// other layers neither (Style Specification, layers › source).
+    static func checkSourceType(_ type: LayerType, _ source: StyleSource, _ c: JSONCursor) throws(InputError) {
+        var kind = "geojson"
+        if case .vector = source.data { kind = "vector" }
+        if case .raster(let spec) = source.data { kind = spec.encoding == nil ? "raster" : "raster-dem" }
+        let wanted: String? = type == .raster ? "raster" : type == .hillshade ? "raster-dem" : nil
+        if let wanted, kind != wanted {
+            throw c.error("a \(type.rawValue) layer draws a \(wanted) source; '\(source.id)' is a \(kind) source")
+        }
+        if wanted == nil && (kind == "raster" || kind == "raster-dem") {
+            throw c.error("a \(type.rawValue) layer cannot draw the \(kind) source '\(source.id)' (raster sources are drawn by raster and hillshade layers)")
+        }
     }
 
     static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "filter", "minzoom", "maxzoom", "layout", "paint", "metadata"]
@@ -308,6 +373,7 @@ public struct Style: Sendable {
             }
             source = s
             sourceIndex = k
+            try checkSourceType(type, sources[k], sc)
         }
         var sourceLayer: String?
         if let sl = try c.member("source-layer") {

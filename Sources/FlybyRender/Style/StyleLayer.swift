@@ -192,7 +192,39 @@ public struct VectorSourceSpec: Sendable, Equatable {
     public var promoteId: VectorTileSet.PromoteID?
 }
 
-/// A source of a style (`geojson`, or `vector` tiles).
+/// How a `raster-dem` source's pixels hold elevations (Style Specification, sources › raster-dem
+/// › encoding).
+public enum DEMEncoding: String, Sendable, Equatable {
+    /// Mapbox Terrain-RGB: `height = −10000 + (R · 256² + G · 256 + B) · 0.1` metres.
+    case mapbox
+    /// Terrarium (Mapzen / AWS Terrain Tiles): `height = R · 256 + G + B / 256 − 32768` metres.
+    case terrarium
+
+    /// The elevation in metres of a pixel's red, green and blue bytes (formulas as the
+    /// specification's `encoding` entry gives them).
+    @inline(__always)
+    public func elevation(r: UInt32, g: UInt32, b: UInt32) -> Float {
+        switch self {
+        case .mapbox: return Float(Double(r * 65536 + g * 256 + b) * 0.1 - 10000)
+        case .terrarium: return Float(Double(r) * 256 + Double(g) + Double(b) / 256 - 32768)
+        }
+    }
+}
+
+/// A `raster` or `raster-dem` source of a style: where its tiles are and how they are laid out.
+public struct RasterSourceSpec: Sendable, Equatable {
+    /// The archive (`.pmtiles`, `.mbtiles` or a `{z}/{x}/{y}.EXT` folder), resolved against the style.
+    public var path: String
+    /// The style's `minzoom` / `maxzoom` (nil: the archive's own).
+    public var minZoom: Int?
+    public var maxZoom: Int?
+    /// `tileSize`: the points a tile covers on screen at its own zoom (256 or 512; default 512).
+    public var tileSize: Int
+    /// The elevation encoding of a `raster-dem` source; nil for a `raster` source.
+    public var encoding: DEMEncoding?
+}
+
+/// A source of a style (`geojson`, `vector` tiles, `raster` or `raster-dem` tiles).
 public struct StyleSource: Sendable {
     /// Where the GeoJSON comes from.
     public enum Data: Sendable {
@@ -204,6 +236,8 @@ public struct StyleSource: Sendable {
         case inline(FeatureCollection)
         /// A `vector` source: Mapbox Vector Tiles from a tile archive.
         case vector(VectorSourceSpec)
+        /// A `raster` or `raster-dem` source: image tiles from a tile archive.
+        case raster(RasterSourceSpec)
     }
 
     public let id: String

@@ -73,18 +73,22 @@ public struct LoadedStyle: Sendable {
     public let sources: [LoadedSource]
     /// The tile archive of each `vector` source (nil for the others), same order as ``sources``.
     public let tileSets: [VectorTileSet?]
+    /// The tile archive of each `raster` and `raster-dem` source (nil for the others), same order.
+    public let rasterSets: [RasterTileSet?]
     /// The style's sprite sheet, when it names one.
     public var sprite: SpriteSheet?
 
     /// A parsed style with its loaded sources.
     /// - Precondition: one source per ``Style/sources`` entry, same order and ids, and no tile
     ///   sets or one entry per source.
-    public init(style: Style, sources: [LoadedSource], tileSets: [VectorTileSet?] = []) {
+    public init(style: Style, sources: [LoadedSource], tileSets: [VectorTileSet?] = [], rasterSets: [RasterTileSet?] = []) {
         precondition(sources.map(\.id) == style.sources.map(\.id), "LoadedStyle sources must match the style's sources")
         precondition(tileSets.isEmpty || tileSets.count == sources.count, "LoadedStyle tile sets must match the style's sources")
         self.style = style
         self.sources = sources
         self.tileSets = tileSets.isEmpty ? Array(repeating: nil, count: sources.count) : tileSets
+        precondition(rasterSets.isEmpty || rasterSets.count == sources.count, "LoadedStyle raster sets must match the style's sources")
+        self.rasterSets = rasterSets.isEmpty ? Array(repeating: nil, count: sources.count) : rasterSets
     }
 
     /// The source a layer draws (nil for `background`).
@@ -115,6 +119,7 @@ public struct StyleLoader: Sendable {
 
     var cache: [String: ProjectedSource] = [:]
     var tileSets: [String: VectorTileSet] = [:]
+    var rasterSets: [String: RasterTileSet] = [:]
     /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
     public var tileCacheBudget = 256 << 20
     /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`).
@@ -180,10 +185,25 @@ public struct StyleLoader: Sendable {
     public mutating func load(style: Style) throws(InputError) -> LoadedStyle {
         var loaded: [LoadedSource] = []
         var sets: [VectorTileSet?] = []
+        var rasters: [RasterTileSet?] = []
         for s in style.sources {
             let data: ProjectedSource
             var set: VectorTileSet?
+            var raster: RasterTileSet?
             switch s.data {
+            case .raster(let spec):
+                let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(spec.tileSize)|\(spec.encoding?.rawValue ?? "")"
+                if let hit = rasterSets[key] { raster = hit } else {
+                    do throws(InputError) {
+                        raster = try RasterTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), spec: spec, cacheBudget: tileCacheBudget)
+                    } catch {
+                        var e = s.dataLocation
+                        e.message = "cannot read the tile archive: \(error.message) (while reading \(spec.path))"
+                        throw e
+                    }
+                    rasterSets[key] = raster
+                }
+                data = ProjectedSource(FeatureCollection(features: [], name: s.id))
             case .vector(let spec):
                 let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(String(describing: spec.promoteId))"
                 if let hit = tileSets[key] { set = hit } else {
@@ -228,8 +248,9 @@ public struct StyleLoader: Sendable {
             }
             loaded.append(LoadedSource(id: s.id, data: data, promoteId: s.promoteId, generateId: s.generateId))
             sets.append(set)
+            rasters.append(raster)
         }
-        var result = LoadedStyle(style: style, sources: loaded, tileSets: sets)
+        var result = LoadedStyle(style: style, sources: loaded, tileSets: sets, rasterSets: rasters)
         if let sprite = style.sprite {
             // The sprite is a path prefix: resolve its JSON file, then take the extension off.
             let json = StyleLoader.localPath(sprite.path + ".json")

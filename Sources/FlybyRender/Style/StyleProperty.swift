@@ -2,6 +2,8 @@
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, symbol
     case fillExtrusion = "fill-extrusion"
+    /// Raster images from a `raster` source; relief shading from a `raster-dem` source (issue 19).
+    case raster, hillshade
 }
 
 /// The value type a property expects; literals are checked against it at parse time.
@@ -83,6 +85,16 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case skyColor = "sky-color", horizonColor = "horizon-color", fogColor = "fog-color"
     case skyHorizonBlend = "sky-horizon-blend", horizonFogBlend = "horizon-fog-blend"
     case fogGroundBlend = "fog-ground-blend", atmosphereBlend = "atmosphere-blend"
+    // raster (Style Specification, layers › raster)
+    case rasterOpacity = "raster-opacity", rasterHueRotate = "raster-hue-rotate"
+    case rasterBrightnessMin = "raster-brightness-min", rasterBrightnessMax = "raster-brightness-max"
+    case rasterSaturation = "raster-saturation", rasterContrast = "raster-contrast"
+    case rasterResampling = "raster-resampling", rasterFadeDuration = "raster-fade-duration"
+    // hillshade (Style Specification, layers › hillshade)
+    case hillshadeIlluminationDirection = "hillshade-illumination-direction"
+    case hillshadeIlluminationAnchor = "hillshade-illumination-anchor"
+    case hillshadeExaggeration = "hillshade-exaggeration", hillshadeShadowColor = "hillshade-shadow-color"
+    case hillshadeHighlightColor = "hillshade-highlight-color", hillshadeAccentColor = "hillshade-accent-color"
 
     /// Where a property may appear.
     public enum Group: Sendable { case paint, layout, sky }
@@ -110,6 +122,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         if name.hasPrefix("line-") { return .line }
         if name.hasPrefix("circle-") { return .circle }
         if name.hasPrefix("text-") || name.hasPrefix("icon-") || name.hasPrefix("symbol-") { return .symbol }
+        if name.hasPrefix("raster-") { return .raster }
+        if name.hasPrefix("hillshade-") { return .hillshade }
         return nil
     }
 
@@ -136,12 +150,15 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var valueType: PropertyValueType {
         switch self {
         case .backgroundColor, .fillColor, .fillOutlineColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor,
-             .textColor, .textHaloColor, .iconColor, .skyColor, .horizonColor, .fogColor:
+             .textColor, .textHaloColor, .iconColor, .skyColor, .horizonColor, .fogColor,
+             .hillshadeShadowColor, .hillshadeHighlightColor, .hillshadeAccentColor:
             return .color
         case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
              .iconAllowOverlap, .iconIgnorePlacement, .iconOptional, .symbolAvoidEdges:
             return .boolean
         case .lineCap: return .enumeration(["butt", "round", "square"])
+        case .rasterResampling: return .enumeration(["linear", "nearest"])
+        case .hillshadeIlluminationAnchor: return .enumeration(["map", "viewport"])
         case .lineJoin: return .enumeration(["bevel", "round", "miter"])
         case .symbolPlacement: return .enumeration(["point", "line", "line-center"])
         case .textJustify: return .enumeration(["auto", "left", "center", "right"])
@@ -204,6 +221,14 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .fogGroundBlend: return .number(0.5)
         case .atmosphereBlend: return .number(0.8)
         case .lineDasharray: return .null  // null: solid
+        case .rasterOpacity, .rasterBrightnessMax: return .number(1)
+        case .rasterResampling: return .string("linear")
+        case .rasterFadeDuration: return .number(300)
+        case .hillshadeIlluminationDirection: return .number(335)
+        case .hillshadeIlluminationAnchor: return .string("viewport")
+        case .hillshadeExaggeration: return .number(0.5)
+        case .hillshadeShadowColor, .hillshadeAccentColor: return .color(.black)
+        case .hillshadeHighlightColor: return .color(.white)
         default: return .number(0)
         }
     }
@@ -212,8 +237,12 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var range: ClosedRange<Double>? {
         switch self {
         case .backgroundOpacity, .fillOpacity, .lineOpacity, .circleOpacity, .circleStrokeOpacity, .textOpacity,
-             .iconOpacity, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend, .fillExtrusionOpacity:
+             .iconOpacity, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend, .fillExtrusionOpacity,
+             .rasterOpacity, .rasterBrightnessMin, .rasterBrightnessMax, .hillshadeExaggeration:
             return 0...1
+        case .rasterSaturation, .rasterContrast: return -1...1
+        case .hillshadeIlluminationDirection: return 0...359
+        case .rasterFadeDuration: return 0...Double.greatestFiniteMagnitude
         case .lineWidth, .lineGapWidth, .lineBlur, .circleRadius, .circleBlur, .circleStrokeWidth, .textSize,
              .textMaxWidth, .textHaloWidth, .textHaloBlur, .textPadding, .iconPadding, .iconSize, .lineMiterLimit,
              .lineRoundLimit, .textMaxAngle, .fillExtrusionHeight, .fillExtrusionBase:

@@ -27,7 +27,7 @@ public final class VectorTileSet: Sendable {
     public let attribution: String?
 
     private let archive: Mutex<ArchiveBox>
-    private let cache: Mutex<TileLRU>
+    private let cache: Mutex<TileLRU<DecodedVectorTile>>
 
     /// `promoteId`: one property for every layer, or a property per source layer.
     public enum PromoteID: Sendable, Equatable {
@@ -114,8 +114,13 @@ private struct ArchiveBox: ~Copyable {
     init(memory: [TileID: VectorTile]) { self.memory = memory }
 }
 
+/// A decoded tile as a ``TileLRU`` keeps it: its size in bytes.
+protocol CachedTile: Sendable {
+    var byteCount: Int { get }
+}
+
 /// One decoded tile: its layers' pieces by source-layer name.
-struct DecodedVectorTile: Sendable {
+struct DecodedVectorTile: CachedTile {
     let id: TileID
     let layers: [String: TilePiece]
     let byteCount: Int
@@ -133,19 +138,19 @@ struct DecodedVectorTile: Sendable {
 
 /// Least recently used tiles, bounded by bytes. Use order is a counter, so eviction is the same
 /// for the same sequence of requests.
-struct TileLRU: ~Copyable {
-    private var entries: [TileID: (tile: DecodedVectorTile, used: UInt64)] = [:]
+struct TileLRU<Tile: CachedTile>: ~Copyable {
+    private var entries: [TileID: (tile: Tile, used: UInt64)] = [:]
     private var clock: UInt64 = 0
     private(set) var bytes = 0
 
-    mutating func get(_ id: TileID) -> DecodedVectorTile? {
+    mutating func get(_ id: TileID) -> Tile? {
         guard let e = entries[id] else { return nil }
         clock &+= 1
         entries[id] = (e.tile, clock)
         return e.tile
     }
 
-    mutating func put(_ id: TileID, _ tile: DecodedVectorTile, budget: Int) {
+    mutating func put(_ id: TileID, _ tile: Tile, budget: Int) {
         clock &+= 1
         if let old = entries[id] { bytes -= old.tile.byteCount }
         entries[id] = (tile, clock)

@@ -22,8 +22,8 @@ struct StyleErrorCase: Sendable, CustomTestStringConvertible {
 
     static let all: [StyleErrorCase] = [
         .init(name: "unknown layer type",
-              json: style(layers: #"[{"id": "bg", "type": "background"}, {"id": "hills", "type": "hillshade", "source": "pts"}]"#),
-              path: #"layers[1] (id "hills").type"#, message: "unknown layer type 'hillshade'"),
+              json: style(layers: #"[{"id": "bg", "type": "background"}, {"id": "hills", "type": "heatmap", "source": "pts"}]"#),
+              path: #"layers[1] (id "hills").type"#, message: "unknown layer type 'heatmap'"),
         .init(name: "unknown paint property",
               json: style(layers: #"[{"id": "bg", "type": "background"}, {"id": "roads-major", "type": "line", "source": "pts", "paint": {"line-widht": 2}}]"#),
               path: #"layers[1] (id "roads-major").paint.line-widht"#, message: "unknown property (did you mean line-width?)"),

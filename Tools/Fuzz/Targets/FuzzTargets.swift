@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyMedia
 import FlybyRender
 import FlybyTiles
 
@@ -10,6 +11,8 @@ import FlybyTiles
 /// replays `Tools/Fuzz/regressions/` in the normal test suite.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case flight, style, geojson, gpx, trace, mvt, pmtiles
+    /// The raster-tile image decoders (PNG, JPEG through libturbojpeg, WebP through libwebp; issue 19).
+    case image
     /// The flight parser alone (no simulation), so it reaches millions of runs (issue 14).
     case flightParser = "flight-parser"
 
@@ -70,6 +73,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = TileGeoJSON.featureCollection(tile, id: TileID(z: 3, x: 2, y: 5))
             }
             return true
+        case .image:
+            // Refused or decoded; a decoded image is within the limit and has its pixels.
+            guard let image = try? TileImageDecoder.decode(bytes, maxPixels: 1024 * 1024) else { return true }
+            return image.width * image.height <= 1024 * 1024 && image.pixels.count == image.width * image.height
         case .pmtiles:
             guard let archive = try? PMTilesArchive(bytes: bytes, name: "fuzz.pmtiles") else { return true }
             _ = try? archive.info().json()

@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import FlybyCore
+import FlybyData
+
+/// The colour operations of a `raster` layer's paint (Style Specification, layers › raster), as
+/// one affine map of premultiplied RGB: `c' = M · c + t · alpha`, applied in this order:
+///
+/// 1. `raster-hue-rotate` θ (degrees): a rotation of the colour about the grey axis (1, 1, 1)/√3
+///    (Rodrigues' rotation formula), which turns hues and keeps greys.
+/// 2. `raster-saturation` s (−1…1): the colour's distance from its grey (the mean of R, G, B)
+///    times `1 + s` for s ≤ 0 (−1: grey) and `1/(1 − s)` for s > 0 (stronger with s; s is
+///    limited to 0.999).
+/// 3. `raster-contrast` k (−1…1): the distance from mid-grey 0.5 times `1 + k` for k ≤ 0 and
+///    `1/(1 − k)` for k > 0 (likewise limited).
+/// 4. `raster-brightness-min/max` (0…1): `c' = min + c · (max − min)`, mapping black to `min`
+///    and white to `max`, as the specification describes the two properties.
+///
+/// The specification states what each property does, not a formula; these are Flyby's, chosen
+/// to meet its descriptions (θ = 0, s = k = 0, min 0, max 1 change nothing). Results are clamped
+/// to 0…alpha. `raster-opacity` then scales the whole pixel.
+struct RasterPaint {
+    var m: (Float, Float, Float, Float, Float, Float, Float, Float, Float) = (1, 0, 0, 0, 1, 0, 0, 0, 1)
+    var t: (Float, Float, Float) = (0, 0, 0)
+    var isIdentity = true
+    /// `raster-opacity` × 255.
+    var opacity: UInt32 = 255
+    var nearest = false
+
+    init(_ layer: StyleLayer, zoom z: Double) {
+        opacity = UInt32((layer.number(.rasterOpacity, zoom: z) * 255).rounded())
+        nearest = layer.string(.rasterResampling, zoom: z) == "nearest"
+        let hue = layer.number(.rasterHueRotate, zoom: z) * Double.pi / 180
+        let s = min(0.999, layer.number(.rasterSaturation, zoom: z))
+        let k = min(0.999, layer.number(.rasterContrast, zoom: z))
+        let lo = layer.number(.rasterBrightnessMin, zoom: z), hi = layer.number(.rasterBrightnessMax, zoom: z)
+        guard hue != 0 || s != 0 || k != 0 || lo != 0 || hi != 1 else { return }
+        isIdentity = false
+        // Hue rotation about the grey axis.
+        let c = cos(hue), sn = sin(hue), third = (1 - c) / 3, r3 = sn / 3.0.squareRoot()
+        let a = c + third, b = third - r3, d = third + r3
+        var mat: [Double] = [a, b, d, d, a, b, b, d, a]
+        var off: [Double] = [0, 0, 0]
+        // Saturation about the grey (mean), then contrast about 0.5, then brightness: compose.
+        let fs = s > 0 ? 1 / (1 - s) : 1 + s
+        let fc = k > 0 ? 1 / (1 - k) : 1 + k
+        let sat: [Double] = (0..<9).map { i in (i % 4 == 0 ? fs : 0) + (1 - fs) / 3 }
+        mat = RasterPaint.multiply(sat, mat)
+        let span = hi - lo
+        for i in 0..<9 { mat[i] *= fc * span }
+        for i in 0..<3 { off[i] = (0.5 * (1 - fc)) * span + lo }
+        m = (Float(mat[0]), Float(mat[1]), Float(mat[2]), Float(mat[3]), Float(mat[4]), Float(mat[5]),
+             Float(mat[6]), Float(mat[7]), Float(mat[8]))
+        t = (Float(off[0]), Float(off[1]), Float(off[2]))
+    }
+
+    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
+        (0..<9).map { i in
+            let r = i / 3, c = i % 3
+            return a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]
+        }
+    }
+
+    /// A premultiplied pixel through the colour map.
+    @inline(__always)
+    func apply(_ p: UInt32) -> UInt32 {
+        let a = Float(p >> 24)
+        let r = Float(p >> 16 & 0xFF), g = Float(p >> 8 & 0xFF), b = Float(p & 0xFF)
+        func channel(_ v: Float) -> UInt32 { UInt32(min(max(v, 0), a) + 0.5) }
+        let r2 = channel(m.0 * r + m.1 * g + m.2 * b + t.0 * a)
+        let g2 = channel(m.3 * r + m.4 * g + m.5 * b + t.1 * a)
+        let b2 = channel(m.6 * r + m.7 * g + m.8 * b + t.2 * a)
+        return p & 0xFF00_0000 | r2 << 16 | g2 << 8 | b2
+    }
+}
+
+/// The inverse of a frame's ground homography: screen pixel → unit Web Mercator.
+struct InverseHomography {
+    var i00, i01, i02, i10, i11, i12, i20, i21, i22: Double
+    var originX, originY: Double
+
+    init?(_ h: Homography) {
+        let det = h.m00 * (h.m11 * h.m22 - h.m12 * h.m21) - h.m01 * (h.m10 * h.m22 - h.m12 * h.m20)
+            + h.m02 * (h.m10 * h.m21 - h.m11 * h.m20)
+        guard det != 0 && det.isFinite else { return nil }
+        let s = 1 / det
+        i00 = (h.m11 * h.m22 - h.m12 * h.m21) * s; i01 = (h.m02 * h.m21 - h.m01 * h.m22) * s; i02 = (h.m01 * h.m12 - h.m02 * h.m11) * s
+        i10 = (h.m12 * h.m20 - h.m10 * h.m22) * s; i11 = (h.m00 * h.m22 - h.m02 * h.m20) * s; i12 = (h.m02 * h.m10 - h.m00 * h.m12) * s
+        i20 = (h.m10 * h.m21 - h.m11 * h.m20) * s; i21 = (h.m01 * h.m20 - h.m00 * h.m21) * s; i22 = (h.m00 * h.m11 - h.m01 * h.m10) * s
+        originX = h.originX; originY = h.originY
+    }
+}
+
+extension MapRenderer {
+    /// Draws a `raster` or `hillshade` layer: every screen pixel of this renderer's rows is mapped
+    /// back to the map (the inverse ground homography, so bearing and pitch need nothing special)
+    /// and sampled from the finest tile the frame holds there (``RasterFrame``): bilinear
+    /// (`raster-resampling` `linear`, the default, and always for hillshade) or nearest, with
+    /// 8-bit weights on the tile's pixel centres. Where the scale is one tile pixel per screen
+    /// pixel (an integer zoom at the tile size's level, no bearing, no pitch), the layer is first
+    /// moved by less than half a pixel so that tile pixel centres fall on screen pixel centres
+    /// (MapLibre likewise draws raster tiles with a pixel-aligned matrix then, so they stay sharp),
+    /// and rows are copied from the tile directly: each tile pixel lands on one screen pixel.
+    ///
+    /// `raster-fade-duration` is accepted but not applied: every tile is read from a local archive
+    /// before its frame is drawn, so no tile ever appears late (see docs/raster.md).
+    func drawRasterLayer(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+        guard let tiles = rasters.layers[index], !tiles.images.isEmpty,
+              var inv = InverseHomography(g.unitHomography(copy: 0)) else { return }
+        var paint = RasterPaint(layer, zoom: g.zoom)
+        if layer.type == .hillshade { paint = RasterPaint(opacity: 255) }
+        if paint.opacity == 0 { return }
+        let rows = painter.rows
+        let firstRow = g.pitched ? max(rows.lowerBound, Int(max(0, g.horizonY).rounded(.down))) : rows.lowerBound
+        guard firstRow < rows.upperBound else { return }
+        let affine = inv.i20 == 0 && inv.i21 == 0
+        let axisAligned = affine && inv.i01 == 0 && inv.i10 == 0
+        var lookup = RasterLookup(tiles)
+        if axisAligned { RasterLookup.snapToPixels(&inv, &lookup, width: width, height: height) }
+        for y in firstRow..<rows.upperBound {
+            let dst = view.row(y)
+            let v = Double(y) + 0.5 - inv.originY
+            var x = 0
+            while x < width {
+                let u = Double(x) + 0.5 - inv.originX
+                let pw = inv.i20 * u + inv.i21 * v + inv.i22
+                guard pw > 0 else { x += 1; continue }
+                let X = (inv.i00 * u + inv.i01 * v + inv.i02) / pw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) / pw
+                guard Y >= 0 && Y < 1 && X.isFinite else { x += 1; continue }
+                let wx = X - X.rounded(.down)
+                guard let hit = lookup.find(wx, Y) else { x += 1; continue }
+                let n = hit.size
+                let sx = (wx * hit.scale - hit.originX), sy = (Y * hit.scale - hit.originY)   // tile pixels, 0…n
+                if axisAligned {
+                    // Exact copy when one tile pixel is one screen pixel and the centres coincide.
+                    let step = inv.i00 / pw * hit.scale
+                    let col = (sx - 0.5).rounded(), row = (sy - 0.5).rounded()
+                    if abs(step - 1) < 1e-9 && abs(sx - 0.5 - col) < 1e-6 && abs(sy - 0.5 - row) < 1e-6 {
+                        let c = min(max(Int(col), 0), n - 1), r = min(max(Int(row), 0), n - 1)
+                        let count = min(width - x, n - c)
+                        copySpan(hit.pixels + r * n + c, opaque: hit.isOpaque, count: count, paint, into: dst + x)
+                        x += count
+                        continue
+                    }
+                }
+                let p = paint.nearest ? RasterSampling.nearest(hit.pixels, n, sx, sy) : RasterSampling.bilinear(hit.pixels, n, sx, sy)
+                blend(p, paint, into: dst + x)
+                x += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private func blend(_ source: UInt32, _ paint: RasterPaint, into dst: UnsafeMutablePointer<UInt32>) {
+        var p = paint.isIdentity ? source : paint.apply(source)
+        if paint.opacity != 255 { p = PixelBlend.scale(p, by: paint.opacity) }
+        let a = p >> 24
+        if a == 255 { dst.pointee = p } else if a != 0 { dst.pointee = PixelBlend.sourceOver(p, dst.pointee) }
+    }
+
+    @inline(__always)
+    private func copySpan(_ src: UnsafePointer<UInt32>, opaque: Bool, count: Int, _ paint: RasterPaint,
+                          into dst: UnsafeMutablePointer<UInt32>) {
+        if paint.isIdentity && paint.opacity == 255 {
+            if opaque { dst.update(from: src, count: count); return }
+            for k in 0..<count {
+                let p = src[k], a = p >> 24
+                if a == 255 { dst[k] = p } else if a != 0 { dst[k] = PixelBlend.sourceOver(p, dst[k]) }
+            }
+        } else {
+            for k in 0..<count { blend(src[k], paint, into: dst + k) }
+        }
+    }
+}
+
+extension RasterPaint {
+    /// No colour change, opacity `opacity` (0…255), bilinear.
+    init(opacity: UInt32) { self.opacity = opacity }
+}
+
+/// Finds the tile over a map point, remembering the last one (a row crosses few tiles).
+struct RasterLookup {
+    let tiles: RasterFrame.LayerTiles
+    var lastKey = (x: -1, y: -1)
+    var last: Hit?
+    let finestScale: Double
+
+    /// The tile found: its pixels (alive while the frame's ``RasterFrame`` holds the image), size
+    /// and opacity, and where it lies.
+    struct Hit {
+        let pixels: UnsafePointer<UInt32>
+        let size: Int
+        let isOpaque: Bool
+        /// Tile pixels per unit Mercator at the tile's level (2^z · size), and the tile's origin in them.
+        let scale: Double, originX: Double, originY: Double
+    }
+
+    init(_ tiles: RasterFrame.LayerTiles) {
+        self.tiles = tiles
+        finestScale = Double(1 << tiles.finest)
+    }
+
+    /// Moves an unrotated, unpitched mapping by less than half a pixel so that, where one tile
+    /// pixel is one screen pixel (at the tile under the screen centre), tile pixel centres fall
+    /// on screen pixel centres.
+    static func snapToPixels(_ inv: inout InverseHomography, _ lookup: inout RasterLookup, width: Int, height: Int) {
+        let u = Double(width / 2) + 0.5 - inv.originX, v = Double(height / 2) + 0.5 - inv.originY
+        let X = (inv.i00 * u + inv.i02) / inv.i22, Y = (inv.i11 * v + inv.i12) / inv.i22
+        guard Y >= 0 && Y < 1 && X.isFinite, let hit = lookup.find(X - X.rounded(.down), Y) else { return }
+        guard abs(inv.i00 / inv.i22 * hit.scale - 1) < 1e-9 && abs(inv.i11 / inv.i22 * hit.scale - 1) < 1e-9 else { return }
+        let tx = X * hit.scale - 0.5, ty = Y * hit.scale - 0.5
+        inv.i02 -= (tx - tx.rounded()) / hit.scale * inv.i22
+        inv.i12 -= (ty - ty.rounded()) / hit.scale * inv.i22
+    }
+
+    /// The hit for unit point (x, y) in the primary world (0 ≤ x, y < 1).
+    @inline(__always)
+    mutating func find(_ x: Double, _ y: Double) -> Hit? {
+        let kx = min(Int(x * finestScale), (1 << tiles.finest) - 1), ky = min(Int(y * finestScale), (1 << tiles.finest) - 1)
+        if kx == lastKey.x && ky == lastKey.y { return last }
+        lastKey = (kx, ky)
+        last = nil
+        var z = tiles.finest
+        while z >= tiles.coarsest {
+            let shift = tiles.finest - z
+            let id = TileID(z: z, x: kx >> shift, y: ky >> shift)
+            if let image = tiles.images[id] {
+                let n = Double(image.size)
+                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
+                break
+            }
+            z -= 1
+        }
+        return last
+    }
+}
+
+/// Samples a tile at a point in its pixel coordinates (0…size, pixel centres at k + 0.5);
+/// outside the tile the edge pixels are repeated.
+enum RasterSampling {
+    @inline(__always)
+    static func nearest(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
+        let c = min(max(Int(x.rounded(.down)), 0), n - 1), r = min(max(Int(y.rounded(.down)), 0), n - 1)
+        return px[r * n + c]
+    }
+
+    /// Bilinear interpolation with weights in 1/256 steps, on premultiplied pixels (two channels
+    /// per 32-bit lane, as ``PixelBlend`` does).
+    @inline(__always)
+    static func bilinear(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
+        let fx = x - 0.5, fy = y - 0.5
+        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+        let wx = UInt32(((fx - x0f) * 256).rounded()), wy = UInt32(((fy - y0f) * 256).rounded())
+        let x0 = min(max(Int(x0f), 0), n - 1), y0 = min(max(Int(y0f), 0), n - 1)
+        let x1 = min(max(Int(x0f) + 1, 0), n - 1), y1 = min(max(Int(y0f) + 1, 0), n - 1)
+        let top = lerp(px[y0 * n + x0], px[y0 * n + x1], wx)
+        let bottom = lerp(px[y1 * n + x0], px[y1 * n + x1], wx)
+        return lerp(top, bottom, wy)
+    }
+
+    /// `a · (256 − w) + b · w`, / 256 rounded, per channel; w is 0…256.
+    @inline(__always)
+    static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+        if w == 0 { return a }
+        if w >= 256 { return b }
+        let iw = 256 - w
+        let rb = ((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8 & 0x00FF_00FF
+        let ag = (((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080) & 0xFF00_FF00
+        return rb | ag
+    }
+}
