@@ -25,8 +25,29 @@ struct TilePiece: Sendable {
     var ringFlags: [UInt8] = []
     var featureRingStart: [Int32] = [0]
 
-    /// Bytes held, for the cache's budget (geometry and a rough share for properties).
-    var byteCount: Int { xy.count * 8 + ringStart.count * 5 + featureRingStart.count * 4 + features.count * 96 }
+    /// Bytes held, for the cache's budget: the geometry arrays, 96 bytes a feature, and each
+    /// feature's properties (``TilePiece/propertyBytes(_:)``). An estimate of what the
+    /// allocator holds, not a count: it errs high for small strings, which Swift stores inline.
+    var byteCount: Int {
+        xy.count * 8 + ringStart.count * 5 + featureRingStart.count * 4 + ringFlags.count + kinds.count
+            + features.reduce(0) { $0 + 96 + TilePiece.propertyBytes($1.properties) }
+    }
+
+    /// A property map's bytes: its array (32) and per entry 48 (key and value inline) plus the
+    /// heap storage of strings longer than the 15 UTF-8 bytes Swift keeps inline (their bytes
+    /// and a 32-byte header); nested arrays and objects counted the same way.
+    static func propertyBytes(_ map: PropertyMap) -> Int {
+        func heap(_ s: String) -> Int { s.utf8.count > 15 ? s.utf8.count + 32 : 0 }
+        func value(_ v: PropertyValue) -> Int {
+            switch v {
+            case .string(let s): return heap(s)
+            case .array(let items): return 32 + items.reduce(0) { $0 + 24 + value($1) }
+            case .object(let m): return propertyBytes(m)
+            case .null, .bool, .number: return 0
+            }
+        }
+        return 32 + map.entries.reduce(0) { $0 + 48 + heap($1.key) + value($1.value) }
+    }
 
     /// The features of `layer` of tile `tile`, clipped to the tile square.
     init(layer: VectorTileLayer, tile: TileID) {
