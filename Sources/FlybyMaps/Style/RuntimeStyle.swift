@@ -176,7 +176,7 @@ struct RuntimeStyle {
             guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }
             return LoadedSource(id: r.id, data: r.data, promoteId: r.promoteId, generateId: r.generateId)
         }
-        loaded = LoadedStyle(style: style, sources: sources)
+        loaded = LoadedStyle(style: style, sources: sources, rasterSets: base.rasterSets)
         customPlacements = placements
         generation += 1
     }

@@ -129,7 +129,8 @@ extension MapRenderer {
                 let u = Double(x) + 0.5 - inv.originX
                 let pw = inv.i20 * u + inv.i21 * v + inv.i22
                 guard pw > 0 else { x += 1; continue }
-                let X = (inv.i00 * u + inv.i01 * v + inv.i02) / pw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) / pw
+                let iw = 1 / pw
+                let X = (inv.i00 * u + inv.i01 * v + inv.i02) * iw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) * iw
                 guard Y >= 0 && Y < 1 && X.isFinite else { x += 1; continue }
                 let wx = X - X.rounded(.down)
                 guard let hit = lookup.find(wx, Y) else { x += 1; continue }
@@ -137,7 +138,7 @@ extension MapRenderer {
                 let sx = (wx * hit.scale - hit.originX), sy = (Y * hit.scale - hit.originY)   // tile pixels, 0…n
                 if axisAligned {
                     // Exact copy when one tile pixel is one screen pixel and the centres coincide.
-                    let step = inv.i00 / pw * hit.scale
+                    let step = inv.i00 * iw * hit.scale
                     let col = (sx - 0.5).rounded(), row = (sy - 0.5).rounded()
                     if abs(step - 1) < 1e-9 && abs(sx - 0.5 - col) < 1e-6 && abs(sy - 0.5 - row) < 1e-6 {
                         let c = min(max(Int(col), 0), n - 1), r = min(max(Int(row), 0), n - 1)
