@@ -106,7 +106,8 @@ public struct LoadedStyle: Sendable {
 /// file, so presets of one style share their data.
 public struct StyleLoader: Sendable {
     /// The built-in style names.
-    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "osm-bright-3d", "positron", "world-tiles"]
+    public static let builtinStyles = ["world", "city", "standard", "osm-bright", "osm-bright-3d", "positron", "world-tiles",
+                                       "world-toner", "whitney-topo", "jacksboro-hillshade"]
 
     /// Where the built-in OpenMapTiles styles open: their style files keep OpenMapTiles' own root
     /// camera (the whole world), but the archive they ship with covers central Helsinki, so a
