@@ -87,6 +87,18 @@ import Testing
         #expect(throws: InputError.self) { try v.mapboxMap.addLayer(wrong) }
     }
 
+    @Test func aRuntimeStyleChangeKeepsTheVectorTilesAndTheSprite() throws {
+        let v = try MapView(frame: ScreenSize(width: 160, height: 100),
+                            mapInitOptions: MapInitOptions(cameraOptions: CameraOptions(center: Self.helsinki, zoom: 15), styleURI: .osmBright))
+        let before = v.snapshot()
+        // A change that draws nothing: the style is rebuilt, and must still have its tiles and icons.
+        try v.mapboxMap.addSource(GeoJSONSource(id: "nothing"))
+        var none = CircleLayer(id: "none", source: "nothing")
+        none.circleRadius = .constant(0)
+        try v.mapboxMap.addLayer(none)
+        #expect(v.snapshot() == before)
+    }
+
     @Test func customLayerDrawsBetweenTwoStyleLayers() throws {
         let v = try makeView()
         var source = GeoJSONSource(id: "sq")

@@ -176,7 +176,9 @@ struct RuntimeStyle {
             guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }
             return LoadedSource(id: r.id, data: r.data, promoteId: r.promoteId, generateId: r.generateId)
         }
-        loaded = LoadedStyle(style: style, sources: sources, rasterSets: base.rasterSets)
+        var next = LoadedStyle(style: style, sources: sources, tileSets: base.tileSets, rasterSets: base.rasterSets)
+        next.sprite = base.sprite
+        loaded = next
         customPlacements = placements
         generation += 1
     }
@@ -211,4 +213,8 @@ public struct StyleURI: RawRepresentable, Hashable, Sendable {
     /// The built-in "Flyby Standard" style: the city style with points of interest and place
     /// labels, styled by feature state, for featureset interactions (Mapbox's `.standard`).
     public static let standard = StyleURI(rawValue: "standard")
+    /// OpenMapTiles' OSM Bright over the bundled Helsinki vector tiles (docs/tiles.md).
+    public static let osmBright = StyleURI(rawValue: "osm-bright")
+    /// OSM Bright with 3D buildings (docs/3d-buildings.md).
+    public static let osmBright3D = StyleURI(rawValue: "osm-bright-3d")
 }
