@@ -8,47 +8,47 @@ import FlybyTiles
 /// repeated glyph glyphs = 3; }`, `glyph { uint32 id = 1; bytes bitmap = 2; uint32 width = 3;
 /// uint32 height = 4; sint32 left = 5; sint32 top = 6; uint32 advance = 7; }`. The bitmap is
 /// `(width + 6) × (height + 6)` bytes: the glyph's ink box with a 3 px border on every side.
-struct PBFGlyph: Sendable, Equatable {
+public struct PBFGlyph: Sendable, Equatable {
     /// The Unicode code point.
-    var id: UInt32
+    public var id: UInt32
     /// Ink box size in pixels at 24 px per em (the bitmap is 6 px wider and taller).
-    var width: Int, height: Int
+    public var width: Int, height: Int
     /// The ink box's left edge from the pen position, pixels (x right).
-    var left: Int
+    public var left: Int
     /// The ink box's top edge relative to the format's line top, pixels, y **up**: the top edge
     /// is `top + PBFGlyph.ascent` px above the baseline.
-    var top: Int
+    public var top: Int
     /// Horizontal advance, pixels.
-    var advance: Int
+    public var advance: Int
     /// `(width + 6) · (height + 6)` distance bytes row by row (empty when width or height is 0).
-    var bitmap: [UInt8]
+    public var bitmap: [UInt8]
 
     /// The em size of every glyph PBF (MapLibre renders glyphs "at 24 px").
-    static let emPixels: Float = 24
+    public static let emPixels: Float = 24
     /// The SDF border around each bitmap, pixels.
-    static let border = 3
+    public static let border = 3
     /// Pixels from the baseline up to `top = 0`. The format carries no line metrics; 25 is measured
     /// on the Noto Sans files in Resources/fonts/glyphs: with it the bottom of every flat-bottomed
     /// glyph (x, A, H, n, z …: `height − top = 25`) lands exactly on the baseline.
-    static let ascent = 25
+    public static let ascent = 25
     /// Largest ink width or height accepted, pixels (over 5 em; the largest Noto glyph is 27 px
     /// tall). Bounds every bitmap to (128 + 6)² bytes.
-    static let maxSide = 128
+    public static let maxSide = 128
     /// Largest |left|, |top| and advance accepted, pixels.
-    static let maxMetric = 1024
+    public static let maxMetric = 1024
 }
 
 /// The glyphs of one glyph PBF file (one 256-code-point range of one font), decoded and checked.
-struct PBFGlyphRange: Sendable {
+public struct PBFGlyphRange: Sendable {
     /// The stack name written inside the file (often not the folder name: see docs/text.md).
-    var name: String
+    public var name: String
     /// The `range` field (`"0-255"`), as written.
-    var range: String
+    public var range: String
     /// Glyphs in file order; a later glyph with the same id replaces an earlier one.
-    var glyphs: [PBFGlyph]
+    public var glyphs: [PBFGlyph]
 
     /// The most glyph entries a file may hold: one per code point of its range.
-    static let maxGlyphs = 256
+    public static let maxGlyphs = 256
 
     /// Decodes a glyph PBF.
     /// - Parameters:
@@ -59,7 +59,7 @@ struct PBFGlyphRange: Sendable {
     /// - Throws: ``FontError`` naming `file`: a bad protobuf encoding, a glyph without id, a
     ///   bitmap whose length is not `(width + 6) · (height + 6)`, a size past ``PBFGlyph/maxSide``,
     ///   more than 256 glyphs, an id outside the range.
-    static func decode(_ bytes: [UInt8], file: String, firstCodePoint: UInt32) throws(FontError) -> PBFGlyphRange {
+    public static func decode(_ bytes: [UInt8], file: String, firstCodePoint: UInt32) throws(FontError) -> PBFGlyphRange {
         var result = PBFGlyphRange(name: "", range: "", glyphs: [])
         var count = 0
         let failure: FontError? = bytes.withUnsafeBufferPointer { buffer in
@@ -146,5 +146,11 @@ struct PBFGlyphRange: Sendable {
         do throws(ProtobufError) { return try body() } catch {
             throw FontError(font: file, message: "not a glyph PBF: \(error.message)")
         }
+    }
+
+    /// Makes the distance field of every glyph (as ``GlyphStackFont`` does on loading) and returns
+    /// their total bytes: for fuzzing the conversion, and for memory accounting.
+    public func fieldByteCount() -> Int {
+        glyphs.reduce(0) { $0 + (GlyphDistanceField(pbf: $1)?.byteCount ?? 0) }
     }
 }
