@@ -49,7 +49,7 @@ struct SymbolLayout {
     /// Every property ``SymbolLayout`` reads, for the memo's invalidation.
     static let properties: [StyleProperty] = [
         .symbolPlacement, .textFont, .textField, .textTransform, .iconImage, .textSize, .textLetterSpacing,
-        .textJustify, .textMaxWidth, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
+        .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
         .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap, .iconOptional,
     ]
 }
@@ -80,7 +80,9 @@ extension MapRenderer {
                 }
             }()
             let maxWidth = alongLine ? nil : Float(layer.number(.textMaxWidth, zoom: z, feature: ctx) * size)
-            layout.block = text.cachedLayout(label, font: font, pixelSize: layout.pixelSize, maxWidth: maxWidth,
+            // `text-line-height` is in ems (Style Specification; default 1.2), of the drawn size.
+            let lineHeight = Float(layer.number(.textLineHeight, zoom: z, feature: ctx)) * layout.pixelSize
+            layout.block = text.cachedLayout(label, font: font, pixelSize: layout.pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
                                              letterSpacing: spacing, justification: justification)
             layout.text = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: size, anchor: .textAnchor, offset: .textOffset,
                                            padding: .textPadding, allowOverlap: .textAllowOverlap, optional: .textOptional)

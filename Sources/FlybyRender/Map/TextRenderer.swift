@@ -29,6 +29,7 @@ struct TextRenderer {
         var font: LabelFontID
         var pixelSize: Float
         var maxWidth: Float
+        var lineHeight: Float
         var letterSpacing: Float
         var justification: TextJustification
     }
@@ -97,29 +98,29 @@ struct TextRenderer {
 
     /// ``layout(_:font:pixelSize:maxWidth:letterSpacing:justification:)`` through the layout cache
     /// (loading the glyph ranges a PBF stack needs first).
-    mutating func cachedLayout(_ text: String, font: LabelFontID, pixelSize: Float, maxWidth: Float?, letterSpacing: Float,
-                               justification: TextJustification) -> TextBlock {
-        let key = LayoutKey(text: text, font: font, pixelSize: pixelSize, maxWidth: maxWidth ?? -1,
+    mutating func cachedLayout(_ text: String, font: LabelFontID, pixelSize: Float, maxWidth: Float?, lineHeight: Float? = nil,
+                               letterSpacing: Float, justification: TextJustification) -> TextBlock {
+        let key = LayoutKey(text: text, font: font, pixelSize: pixelSize, maxWidth: maxWidth ?? -1, lineHeight: lineHeight ?? -1,
                             letterSpacing: letterSpacing, justification: justification)
         if let block = layouts[key] { return block }
         if case .stack(let k) = font { stacks[k].prepare(text) }
-        let block = layout(text, font: font, pixelSize: pixelSize, maxWidth: maxWidth, letterSpacing: letterSpacing,
-                           justification: justification)
+        let block = layout(text, font: font, pixelSize: pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
+                           letterSpacing: letterSpacing, justification: justification)
         if layouts.count >= TextRenderer.layoutCacheLimit { layouts.removeAll(keepingCapacity: true) }
         layouts[key] = block
         return block
     }
 
     /// Lays out `text` with the chosen font (a PBF stack's ranges must have been prepared).
-    func layout(_ text: String, font: LabelFontID, pixelSize: Float, maxWidth: Float?, letterSpacing: Float = 0,
-                justification: TextJustification = .center) -> TextBlock {
+    func layout(_ text: String, font: LabelFontID, pixelSize: Float, maxWidth: Float?, lineHeight: Float? = nil,
+                letterSpacing: Float = 0, justification: TextJustification = .center) -> TextBlock {
         switch font {
         case .regular, .bold:
-            return (font == .bold ? bold.font : regular.font).layout(text, pixelSize: pixelSize, maxWidth: maxWidth,
+            return (font == .bold ? bold.font : regular.font).layout(text, pixelSize: pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
                                                                      letterSpacing: letterSpacing, justification: justification)
         case .stack(let k):
-            return stacks[k].layout(text, pixelSize: pixelSize, maxWidth: maxWidth, letterSpacing: letterSpacing,
-                                    justification: justification)
+            return stacks[k].layout(text, pixelSize: pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
+                                    letterSpacing: letterSpacing, justification: justification)
         }
     }
 

@@ -162,4 +162,26 @@ import Testing
         #expect(renderer.textWarnings.isEmpty, "\(renderer.textWarnings)")
         #expect(renderer.placedSymbolBoxes.count >= 2)
     }
+
+    /// The label boxes of the fixture style with `extra` added to its symbol layer's layout.
+    static func boxes(layout extra: String) throws -> [SymbolBox] {
+        let original = try String(contentsOfFile: root + "/Tests/FlybyRenderTests/Fixtures/text/pbf-labels.json", encoding: .utf8)
+        let edited = original.replacingOccurrences(of: "\"glyphs/{fontstack}", with: "\"\(folder)/{fontstack}")
+            .replacingOccurrences(of: "\"text-max-width\": 6,", with: "\"text-max-width\": 6, \(extra)")
+        let path = FileManager.default.temporaryDirectory.path + "/flyby-text-line-height-\(extra.count).json"
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+        var loader = StyleLoader()
+        var renderer = try MapRenderer(style: try loader.load(path), width: 320, height: 180)
+        var frame = PixelBuffer(width: 320, height: 180)
+        renderer.render(camera: RenderGoldenTests.textCamera(pitched: false), into: &frame)
+        return renderer.placedSymbolBoxes
+    }
+
+    @Test func textLineHeightSetsTheDistanceBetweenLinesInEms() throws {
+        let normal = try #require(try Self.boxes(layout: "\"text-line-height\": 1.2,").first { $0.text.hasPrefix("Åbo") })
+        let tall = try #require(try Self.boxes(layout: "\"text-line-height\": 2.4,").first { $0.text.hasPrefix("Åbo") })
+        let padding = 2.0 * 2  // text-padding 2 on both sides
+        let ratio = (tall.maxY - tall.minY - padding) / (normal.maxY - normal.minY - padding)
+        #expect(abs(ratio - 2) < 0.01, "two lines 2.4 em apart are twice as tall as 1.2 em apart (\(ratio))")
+    }
 }
