@@ -19,6 +19,8 @@ import Testing
 /// writes `<scenario>.diff.png`: unchanged pixels dimmed to grey, changed pixels in magenta.
 @Suite struct RenderGoldenTests {
     static let goldenPath = repositoryRoot() + "/Traces/render/checksums.txt"
+    /// This file's path (for tests in sub-folders that need the repository root).
+    static let sourceFile = #filePath
     static let outputFolder = repositoryRoot() + "/.build/render-goldens"
     static let width = 320, height = 180
 
@@ -33,18 +35,28 @@ import Testing
         var fileStem: String { description.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ":", with: "-") }
     }
 
-    static let scenarios: [Scenario] = ["world", "world:night", "city", "city:night"].flatMap { style in
+    static let scenarios: [Scenario] = (["world", "world:night", "city", "city:night"] + textFixtures).flatMap { style in
         [false, true].flatMap { pitched in [1, 3].map { Scenario(style: style, pitched: pitched, threads: $0) } }
     } + extrusionStyles.flatMap { style in [1, 3].map { Scenario(style: style, pitched: true, threads: $0) } }
 
     /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
     static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
 
+    /// Label scenes from `Tests/FlybyRenderTests/Fixtures/text/<name>.json` (glyph PBF labels),
+    /// drawn with ``textCamera(pitched:)``.
+    static let textFixtures = ["text-pbf-labels"]
+
+    static func textCamera(pitched: Bool) -> CameraState {
+        pitched ? CameraState(center: .init(latitude: 60.1695, longitude: 24.9400), zoom: 13, bearing: 20, pitch: 50)
+            : CameraState(center: .init(latitude: 60.1695, longitude: 24.9400), zoom: 13)
+    }
+
     static let helsinki = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
 
     /// The camera of a scenario: Europe for the world styles, central Helsinki for the city styles.
     static func camera(_ s: Scenario) -> CameraState {
         if s.style.hasPrefix("osm-bright") { return CameraState(center: helsinki, zoom: 15.5, bearing: -20, pitch: 60) }
+        if s.style.hasPrefix("text-") { return textCamera(pitched: s.pitched) }
         return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
@@ -58,6 +70,10 @@ import Testing
         var loader = StyleLoader()
         var styles: [String: LoadedStyle] = [:]
         for spec in ["world", "world:night", "city", "city:night"] + extrusionStyles { styles[spec] = try! loader.load(spec) }
+        for name in textFixtures {
+            let file = repositoryRoot() + "/Tests/FlybyRenderTests/Fixtures/text/\(name.dropFirst("text-".count)).json"
+            styles[name] = try! loader.load(file)
+        }
         return styles
     }()
 

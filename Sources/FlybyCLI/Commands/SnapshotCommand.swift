@@ -31,6 +31,7 @@ enum SnapshotCommand {
         var renderer = try scene.makeRenderer()
         var frame = PixelBuffer(width: scene.width, height: scene.height)
         renderer.render(camera: scene.camera, into: &frame)
+        for warning in renderer.textWarnings { out.error("flyby: warning: \(warning)") }
         if let error = renderer.tileError { throw error }  // a frame missing a tile is not written
         do {
             try image.write(pixels: frame.pixels, width: frame.width, height: frame.height, searchPath: out.environment["PATH"])

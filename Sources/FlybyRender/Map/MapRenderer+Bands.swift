@@ -68,6 +68,8 @@ extension MapRenderer {
                         }
                         shared.bands[k - 1].drawMap(g, view)
                         placed.wait()
+                        // The glyph-PBF ranges the placement loaded (copy-on-write: shared, read only).
+                        shared.bands[k - 1].text.stacks = shared.renderer.pointee.text.stacks
                         shared.bands[k - 1].drawSymbolsAndOverlays(camera, g, puck: puck, symbols: shared.renderer.pointee.symbolDraws,
                                                                    view)
                         shared.costs[k - 1] = RasterBench.threadCPUMilliseconds() - start

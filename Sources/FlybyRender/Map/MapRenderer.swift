@@ -137,8 +137,23 @@ public struct MapRenderer {
         rasters = RasterFrame(style: style)
         images = style.sprite?.images ?? [:]
         attribution = MapRenderer.attribution(for: style)
-        text = try TextRenderer()
+        text = try TextRenderer(glyphs: nil)
+        if let template = style.style.glyphs {
+            if template.contains("://") {
+                text.warnings.append("\(style.style.file): glyphs '\(template)' is a URL, which Flyby does not read; labels use the built-in font")
+            } else {
+                do throws(InputError) { text.glyphSource = try GlyphSource.load(template: template) } catch {
+                    text.glyphSource = GlyphSource(template: StyleLoader.localPath(template))
+                    text.warnings.append("\(error); font names are not mapped to other folders")
+                }
+            }
+        }
     }
+
+    /// Problems met with the style's glyph PBFs so far (a missing range for a whole stack, a
+    /// corrupt file, a network `glyphs` URL), each once, in the order met; those labels use the
+    /// built-in font (docs/text.md). Hosts print them as warnings.
+    public var textWarnings: [String] { text.warnings + text.stacks.flatMap(\.warnings) }
 
     /// Adds (or replaces) an image that symbol layers name in `icon-image`.
     /// - Parameter image: premultiplied pixels; drawn at 1 image pixel per screen pixel × `icon-size`.

@@ -49,7 +49,7 @@ struct SymbolLayout {
     /// Every property ``SymbolLayout`` reads, for the memo's invalidation.
     static let properties: [StyleProperty] = [
         .symbolPlacement, .textFont, .textField, .textTransform, .iconImage, .textSize, .textLetterSpacing,
-        .textJustify, .textMaxWidth, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
+        .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
         .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap, .iconOptional,
     ]
 }
@@ -58,7 +58,7 @@ extension MapRenderer {
     /// Feature `f`'s ``SymbolLayout`` in symbol layer `index` at zoom `z`, from the layer's memo
     /// when it is still valid (call ``prepareSymbolLayouts(_:_:_:zoom:)`` once per frame first).
     mutating func symbolLayout(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, feature f: Int, zoom z: Double,
-                               alongLine: Bool, bold: Bool) -> SymbolLayout {
+                               alongLine: Bool, font: LabelFontID) -> SymbolLayout {
         if let known = memos[index].symbolLayout[f] { return known }
         let ctx = source.context(feature: f, states: featureStates)
         var label = layer.string(.textField, zoom: z, feature: ctx)
@@ -80,7 +80,9 @@ extension MapRenderer {
                 }
             }()
             let maxWidth = alongLine ? nil : Float(layer.number(.textMaxWidth, zoom: z, feature: ctx) * size)
-            layout.block = text.cachedLayout(label, bold: bold, pixelSize: layout.pixelSize, maxWidth: maxWidth,
+            // `text-line-height` is in ems (Style Specification; default 1.2), of the drawn size.
+            let lineHeight = Float(layer.number(.textLineHeight, zoom: z, feature: ctx)) * layout.pixelSize
+            layout.block = text.cachedLayout(label, font: font, pixelSize: layout.pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
                                              letterSpacing: spacing, justification: justification)
             layout.text = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: size, anchor: .textAnchor, offset: .textOffset,
                                            padding: .textPadding, allowOverlap: .textAllowOverlap, optional: .textOptional)

@@ -151,7 +151,7 @@ extension MapRenderer {
                   let source = layerSource(li) else { continue }
             let level = source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
-            let bold = TextRenderer.isBold(layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
+            let font = text.font(for: layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
             prepareSymbolLayouts(li, layer, source, zoom: z)
             let bearing = g.transform.state.bearing * Double.pi / 180
             let textAlign = layer.string(.textRotationAlignment, zoom: z), iconAlign = layer.string(.iconRotationAlignment, zoom: z)
@@ -171,7 +171,7 @@ extension MapRenderer {
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
                     placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
-                                bold: bold, frame)
+                                font: font, frame)
                     k += 1
                 }
             }
@@ -187,7 +187,7 @@ extension MapRenderer {
     }
 
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
-                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, bold: Bool,
+                                      feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, font: LabelFontID,
                                       _ frame: SymbolFrame) {
         // A point label's anchor does not depend on the layout: reject off-screen candidates
         // before looking the layout up.
@@ -200,7 +200,7 @@ extension MapRenderer {
             guard isOnScreen(anchor, g) else { return }
             pointAnchor = anchor
         }
-        let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, bold: bold)
+        let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, font: font)
         let icon = layout.iconName.isEmpty ? nil : images[layout.iconName]
         guard !layout.label.isEmpty || icon != nil else { return }
         let block = layout.block
@@ -284,7 +284,7 @@ extension MapRenderer {
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
-            symbolDraws.append(.text(block, bold: bold, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
+            symbolDraws.append(.text(block, font: font, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
                                      color: color, halo: halo, haloColor: haloColor))
         }
     }
@@ -296,8 +296,8 @@ extension MapRenderer {
             switch draw {
             case let .icon(image, center, scale, rotation, opacity):
                 drawImage(image, center: center, scale: scale, rotation: rotation, opacity: opacity, rows: painter.rows, view)
-            case let .text(block, bold, px, origin, pivot, c, s, color, halo, haloColor):
-                text.appendBlock(block, bold: bold, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
+            case let .text(block, font, px, origin, pivot, c, s, color, halo, haloColor):
+                text.appendBlock(block, font: font, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
                 text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
             }
         }
@@ -384,7 +384,7 @@ enum SymbolDraw {
     /// An image centred at `center` (pixels), scaled, rotated (radians, clockwise on screen).
     case icon(PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double)
     /// A laid-out text block whose point `pivot` lands on `origin`, rotated by (`cos`, `sin`).
-    case text(TextBlock, bold: Bool, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
+    case text(TextBlock, font: LabelFontID, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
               color: Color, halo: Double, haloColor: Color)
 }
 

@@ -31,6 +31,10 @@ public struct Style: Sendable {
     public let sprite: (path: String, location: InputError)?
     /// The preset this style was built with.
     public let preset: String
+    /// The glyph PBF template (`glyphs`, with `{fontstack}` and `{range}`), a local path resolved
+    /// against the style file's folder, or the URL as written when it is a network one (which
+    /// Flyby does not read: labels then use the built-in font). See docs/text.md.
+    public let glyphs: String?
     /// All preset names: `day` first, then the style's presets in document order.
     public let presetNames: [String]
 
@@ -86,6 +90,13 @@ public struct Style: Sendable {
         camera.bearing = try root.member("bearing")?.double()
         camera.pitch = try root.member("pitch")?.double(in: 0...85, what: "pitch")
         self.camera = camera
+        if let gc = try root.member("glyphs") {
+            let template = try gc.string()
+            let isURL = template.contains("://")
+            glyphs = isURL || template.hasPrefix("/") ? template : Style.directory(of: file) + template
+        } else {
+            glyphs = nil
+        }
 
         // Sources.
         var sources: [StyleSource] = []

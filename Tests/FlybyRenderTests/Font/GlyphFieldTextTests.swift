@@ -52,7 +52,7 @@ import Testing
                                color: Color = ink, haloColor: Color = haloInk, ground: Color) -> PixelBuffer {
         let painter = Painter(width: frame.width, height: frame.height)
         var buffer = PixelBuffer(width: frame.width, height: frame.height, color: ground)
-        text.appendBlock(block, bold: false, pixelSize: size, origin: origin, pivot: pivot, cos: c, sin: s)
+        text.appendBlock(block, font: .regular, pixelSize: size, origin: origin, pivot: pivot, cos: c, sin: s)
         buffer.withView { text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: $0) }
         return buffer
     }
@@ -70,7 +70,7 @@ import Testing
     /// of anti-aliasing) that differ by more than 24 levels in a channel, and the box's pixel count.
     static func compare(_ c: Case, ground: Color) throws -> (off: Int, total: Int, inked: Int, outsideChanged: Int) {
         var text = try TextRenderer()
-        let block = text.layout("Mannerheimintie 5", bold: false, pixelSize: c.size, maxWidth: nil)
+        let block = text.layout("Mannerheimintie 5", font: .regular, pixelSize: c.size, maxWidth: nil)
         let origin = ScreenPoint(x: 120.3, y: 70.7)
         let cs = (cos: mapCos(c.angle), sin: mapSin(c.angle))
         let pivot = block.size / 2
@@ -125,7 +125,7 @@ import Testing
     @Test func overlappingGlyphHalosAreNotDarkerThanOneHalo() throws {
         var text = try TextRenderer()
         // Two l's 3 px apart with 3 px halos: the halos overlap between them.
-        let block = text.layout("ll", bold: false, pixelSize: 16, maxWidth: nil)
+        let block = text.layout("ll", font: .regular, pixelSize: 16, maxWidth: nil)
         let stems = block.glyphs.map(\.position.x)
         #expect(stems.count == 2 && stems[1] - stems[0] < 6)
         let shade = Color(red: 0, green: 0, blue: 0, alpha: 100)
@@ -140,7 +140,7 @@ import Testing
         var first = try TextRenderer(), second = try TextRenderer()
         let origin = ScreenPoint(x: 117.61, y: 66.13)
         func render(_ text: inout TextRenderer, _ size: Float) -> PixelBuffer {
-            let block = text.layout("Aleksanterinkatu", bold: false, pixelSize: size, maxWidth: nil)
+            let block = text.layout("Aleksanterinkatu", font: .regular, pixelSize: size, maxWidth: nil)
             return Self.fieldRendering(&text, block, size: size, origin: origin, pivot: block.size / 2,
                                        cos: mapCos(-0.3), sin: mapSin(-0.3), halo: 1.2, ground: Color(rgb: 0xF7EDE5))
         }

@@ -15,6 +15,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case image
     /// The flight parser alone (no simulation), so it reaches millions of runs (issue 14).
     case flightParser = "flight-parser"
+    /// Glyph PBFs (the style's `glyphs`, one 256-code-point range a file), decoded and converted
+    /// to distance fields.
+    case glyphs
 
     /// Runs one input. Returns false only when an invariant broke (the fuzzer then aborts).
     public func run(_ bytes: [UInt8]) -> Bool {
@@ -77,6 +80,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             // Refused or decoded; a decoded image is within the limit and has its pixels.
             guard let image = try? TileImageDecoder.decode(bytes, maxPixels: 1024 * 1024) else { return true }
             return image.width * image.height <= 1024 * 1024 && image.pixels.count == image.width * image.height
+        case .glyphs:
+            guard let range = try? PBFGlyphRange.decode(bytes, file: "fuzz/0-255.pbf", firstCodePoint: 0) else { return true }
+            // Every accepted glyph is within the documented bounds, and its field is too.
+            guard range.glyphs.count <= PBFGlyphRange.maxGlyphs else { return false }
+            for g in range.glyphs {
+                guard g.id < 256, g.width <= PBFGlyph.maxSide, g.height <= PBFGlyph.maxSide,
+                      g.bitmap.count == (g.width == 0 || g.height == 0 ? 0 : (g.width + 6) * (g.height + 6)) else { return false }
+            }
+            return range.fieldByteCount() <= range.glyphs.count * (PBFGlyph.maxSide + 26) * (PBFGlyph.maxSide + 26)
         case .pmtiles:
             guard let archive = try? PMTilesArchive(bytes: bytes, name: "fuzz.pmtiles") else { return true }
             _ = try? archive.info().json()

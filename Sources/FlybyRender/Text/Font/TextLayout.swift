@@ -41,7 +41,36 @@ public struct TextBlock: Sendable, Equatable {
     public var glyphs: [PositionedGlyph] { lines.flatMap(\.glyphs) }
 }
 
-extension TrueTypeFont {
+/// What label layout needs of a font: glyphs by character, their advances and kerning in pixels
+/// at a size, and the line's ascent and descent. ``TrueTypeFont`` has it, and so does a glyph-PBF
+/// font stack (``GlyphStackFont``), so both lay out labels the same way.
+public protocol LabelFont {
+    /// The glyph drawn for `scalar` (0 when the font has none).
+    func glyphID(for scalar: Unicode.Scalar) -> GlyphID
+    /// Horizontal advance of `glyph` in pixels at `pixelSize` px per em.
+    func advance(of glyph: GlyphID, pixelSize: Float) -> Float
+    /// Kerning between two glyphs in pixels at `pixelSize` (negative brings them closer).
+    func kerning(_ left: GlyphID, _ right: GlyphID, pixelSize: Float) -> Float
+    /// Typographic ascent above and descent below the baseline, pixels, both positive.
+    func lineExtent(pixelSize: Float) -> (ascent: Float, descent: Float)
+}
+
+extension TrueTypeFont: LabelFont {
+    public func advance(of glyph: GlyphID, pixelSize: Float) -> Float {
+        Float(advanceWidth(of: glyph)) * scale(forPixelSize: pixelSize)
+    }
+
+    public func kerning(_ left: GlyphID, _ right: GlyphID, pixelSize: Float) -> Float {
+        Float(kerning(left, right)) * scale(forPixelSize: pixelSize)
+    }
+
+    public func lineExtent(pixelSize: Float) -> (ascent: Float, descent: Float) {
+        let s = scale(forPixelSize: pixelSize)
+        return (Float(ascender) * s, Float(descender) * s)
+    }
+}
+
+extension LabelFont {
     /// The width in pixels of `text` set on one line (advances, kerning, letter spacing; no shaping).
     /// Control characters take no space.
     /// - Parameters:
@@ -53,16 +82,15 @@ extension TrueTypeFont {
 
     /// Lays `text` out on one line starting at pen position x = 0 on baseline y = 0 (pixels).
     public func layoutLine(_ text: some StringProtocol, pixelSize: Float, letterSpacing: Float = 0) -> TextLine {
-        let s = scale(forPixelSize: pixelSize)
         var glyphs: [PositionedGlyph] = []
         var x: Float = 0
         var previous: GlyphID?
         for scalar in text.unicodeScalars where scalar.value >= 0x20 && scalar.value != 0x7F {
             let glyph = glyphID(for: scalar)
             if let previous {
-                x += Float(kerning(previous, glyph)) * s + letterSpacing
+                x += kerning(previous, glyph, pixelSize: pixelSize) + letterSpacing
             }
-            let advance = Float(advanceWidth(of: glyph)) * s
+            let advance = advance(of: glyph, pixelSize: pixelSize)
             glyphs.append(PositionedGlyph(glyph: glyph, scalar: scalar, position: SIMD2(x, 0), advance: advance))
             x += advance
             previous = glyph
@@ -149,8 +177,8 @@ extension TrueTypeFont {
             breakLines(text, pixelSize: pixelSize, maxWidth: $0, letterSpacing: letterSpacing, balanced: balanced)
         } ?? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let height = lineHeight ?? pixelSize * 1.2
-        let s = scale(forPixelSize: pixelSize)
-        let firstBaseline = (height + Float(ascender - descender) * s) / 2
+        let extent = lineExtent(pixelSize: pixelSize)
+        let firstBaseline = (height + extent.ascent - extent.descent) / 2
         var lines = texts.map { layoutLine($0, pixelSize: pixelSize, letterSpacing: letterSpacing) }
         let blockWidth = lines.map(\.width).max() ?? 0
         for i in lines.indices {
