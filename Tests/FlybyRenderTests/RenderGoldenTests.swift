@@ -35,13 +35,14 @@ import Testing
 
     static let scenarios: [Scenario] = ["world", "world:night", "city", "city:night"].flatMap { style in
         [false, true].flatMap { pitched in [1, 3].map { Scenario(style: style, pitched: pitched, threads: $0) } }
-    }
+    } + PropertyScenes.names.flatMap { name in [1, 3].map { Scenario(style: "props:" + name, pitched: false, threads: $0) } }
 
     static let helsinki = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
 
     /// The camera of a scenario: Europe for the world styles, central Helsinki for the city styles.
     static func camera(_ s: Scenario) -> CameraState {
-        switch (s.style.hasPrefix("city"), s.pitched) {
+        if s.style.hasPrefix("props:") { return PropertyScenes.camera }
+        return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
         case (true, false): CameraState(center: helsinki, zoom: 15.5)
@@ -61,6 +62,14 @@ import Testing
     static let puck = PuckState(location: Location(coordinate: helsinki, timestamp: 0, course: 30, horizontalAccuracy: 40))
 
     static func render(_ s: Scenario) throws -> PixelBuffer {
+        if s.style.hasPrefix("props:") {
+            var renderer = try makeRenderer(PropertyScenes.style(String(s.style.dropFirst("props:".count))), width: width, height: height)
+            renderer.attribution = ""
+            renderer.threads = s.threads
+            var frame = PixelBuffer(width: width, height: height)
+            renderer.render(camera: camera(s), into: &frame)
+            return frame
+        }
         var renderer = try MapRenderer(style: try #require(styles[s.style]), width: width, height: height)
         renderer.threads = s.threads
         var frame = PixelBuffer(width: width, height: height)
