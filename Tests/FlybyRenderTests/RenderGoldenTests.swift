@@ -41,7 +41,7 @@ import Testing
 
     /// The camera of a scenario: Europe for the world styles, central Helsinki for the city styles.
     static func camera(_ s: Scenario) -> CameraState {
-        if s.style.hasPrefix("props:") { return PropertyScenes.camera }
+        if s.style.hasPrefix("props:") { return PropertyScenes.camera(String(s.style.dropFirst("props:".count))) }
         return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)

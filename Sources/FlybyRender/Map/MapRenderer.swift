@@ -607,7 +607,11 @@ public struct MapRenderer {
     /// Draws a circle layer: a disc of `circle-radius` px around each point with a ring of
     /// `circle-stroke-width` px outside it, the whole circle's opacity ramping from its edge
     /// inwards over `circle-blur` × its outer radius (smoothstep; 1: only the centre is opaque,
-    /// as the Style Specification says), shifted on screen by `circle-translate`.
+    /// as the Style Specification says), shifted on screen by `circle-translate`. In a pitched
+    /// frame `circle-pitch-scale` `map` (the default) scales each circle by its apparent distance
+    /// (camera distance / depth), `viewport` keeps its pixel size; `circle-pitch-alignment` `map`
+    /// lays it flat on the ground (an ellipse on screen), `viewport` (the default) faces the viewer.
+    /// A blurred circle always faces the viewer (its size still follows `circle-pitch-scale`).
     mutating func drawCircles(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
@@ -617,6 +621,8 @@ public struct MapRenderer {
         let dep = props.contains { layer.isFeatureDependent($0) }
         var ctx = FeatureContext.empty
         let translation = screenTranslation(layer, .circleTranslate, .circleTranslateAnchor, g)
+        let scalesWithMap = layer.string(.circlePitchScale, zoom: z) != "viewport"
+        let liesOnMap = g.pitched && layer.string(.circlePitchAlignment, zoom: z) == "map"
         for copy in g.firstCopy...g.lastCopy {
             var h = g.unitHomography(copy: copy)
             h.originX += translation.x; h.originY += translation.y
@@ -637,10 +643,32 @@ public struct MapRenderer {
                         let w = h.depth(x: x, y: y)
                         guard w >= g.near && w <= g.far else { continue }
                         let c = h.project(x, y)
-                        let reach = radius + sw
+                        // Flat frames: every depth is the camera distance, so nothing changes.
+                        let distanceScale = g.pitched ? g.transform.cameraDistance / w : 1
+                        var radius = radius, sw = sw
+                        if g.pitched && scalesWithMap && !liesOnMap { radius *= distanceScale; sw *= distanceScale }
+                        let reach = (radius + sw) * (liesOnMap ? max(1, distanceScale) * 4 : 1)
                         guard c.x > -reach && c.y > -reach && c.x < Double(width) + reach && c.y < Double(height) + reach else { continue }
                         if blur > 0 {
-                            drawBlurredCircle(c, radius: radius, strokeWidth: sw, fill: fill, stroke: stroke, blur: blur, view)
+                            let k = liesOnMap && scalesWithMap ? distanceScale : 1
+                            drawBlurredCircle(c, radius: radius * k, strokeWidth: sw * k, fill: fill, stroke: stroke, blur: blur, view)
+                            continue
+                        }
+                        if liesOnMap {
+                            // A circle on the ground: radius in unit Mercator (the frame's scale at
+                            // the camera distance), shrunk back by depth for `viewport` scaling.
+                            let unit = (scalesWithMap ? 1 : 1 / distanceScale) / g.transform.worldSize
+                            if radius > 0 && fill.alpha != 0 {
+                                path.removeAll()
+                                appendGroundCircle(x, y, radius: radius * unit, h)
+                                painter.fill(path, color: fill, into: view)
+                            }
+                            if sw > 0 && stroke.alpha != 0 {
+                                path.removeAll()
+                                appendGroundCircle(x, y, radius: (radius + sw) * unit, h)
+                                if radius > 0 { appendGroundCircle(x, y, radius: radius * unit, h) }
+                                painter.fill(path, color: stroke, rule: .evenOdd, into: view)
+                            }
                             continue
                         }
                         if radius > 0 && fill.alpha != 0 {
@@ -657,6 +685,17 @@ public struct MapRenderer {
                 }
             }
         }
+    }
+
+    /// Appends a circle of `radius` (unit Mercator) around ground point (`x`, `y`), projected by `h`.
+    mutating func appendGroundCircle(_ x: Double, _ y: Double, radius: Double, _ h: Homography) {
+        path.beginContour()
+        let n = 64
+        for i in 0..<n {
+            let a = Double(i) * 2 * Double.pi / Double(n)
+            path.appendPoint(h.project(x + radius * mapCos(a), y + radius * mapSin(a)))
+        }
+        path.endContour(closed: true, minimumCount: 3)
     }
 
     /// A circle whose opacity ramps over `blur` × (radius + stroke width) from its outer edge

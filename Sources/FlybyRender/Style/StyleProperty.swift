@@ -54,6 +54,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case circleStrokeWidth = "circle-stroke-width", circleStrokeColor = "circle-stroke-color"
     case circleStrokeOpacity = "circle-stroke-opacity"
     case circleTranslate = "circle-translate", circleTranslateAnchor = "circle-translate-anchor"
+    case circlePitchScale = "circle-pitch-scale", circlePitchAlignment = "circle-pitch-alignment"
     // symbol layout
     case symbolPlacement = "symbol-placement", symbolSpacing = "symbol-spacing", symbolSortKey = "symbol-sort-key"
     case symbolAvoidEdges = "symbol-avoid-edges"
@@ -145,6 +146,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textTransform: return .enumeration(["none", "uppercase", "lowercase"])
         case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor, .lineTranslateAnchor, .circleTranslateAnchor:
             return .enumeration(["map", "viewport"])
+        case .circlePitchScale, .circlePitchAlignment: return .enumeration(["map", "viewport"])
         case .textRotationAlignment: return .enumeration(["map", "viewport", "viewport-glyph", "auto"])
         case .iconRotationAlignment: return .enumeration(["map", "viewport", "auto"])
         // Labels are drawn facing the viewer: `map` (labels lying on the pitched ground) is
@@ -195,6 +197,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .fillTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor, .lineTranslateAnchor, .circleTranslateAnchor:
             return .string("map")
         case .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment: return .string("auto")
+        case .circlePitchScale: return .string("map")
+        case .circlePitchAlignment: return .string("viewport")
         case .textPadding, .iconPadding: return .number(2)
         case .textTransform: return .string("none")
         case .textMaxAngle: return .number(45)

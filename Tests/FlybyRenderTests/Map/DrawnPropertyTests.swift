@@ -137,4 +137,40 @@ import Testing
         let rows = Self.darkRows(f, x: 80)
         #expect(rows.count == 4 && rows.allSatisfy { $0 > 88 }, "\(rows)")
     }
+
+    /// The dark run through (x, y) along a row and along a column, in pixels.
+    static func extent(_ f: PixelBuffer, _ x: Int, _ y: Int) -> (width: Int, height: Int) {
+        func run(_ dx: Int, _ dy: Int) -> Int {
+            var n = 0, px = x + dx, py = y + dy
+            while px >= 0 && py >= 0 && px < size && py < size && ink(f, px, py) > 0.5 { n += 1; px += dx; py += dy }
+            return n
+        }
+        return (1 + run(1, 0) + run(-1, 0), 1 + run(0, 1) + run(0, -1))
+    }
+
+    /// Two circles of radius 8 in a frame pitched 60°: one near the bottom, one far up.
+    static func pitchedCircles(_ paint: String) throws -> (near: (width: Int, height: Int), far: (width: Int, height: Int)) {
+        let camera = CameraState(center: .init(latitude: 0, longitude: 0), zoom: 8, pitch: 60)
+        let points = #"{"type": "MultiPoint", "coordinates": [[0, -0.08], [0, 0.12]]}"#
+        let f = try render(type: "circle", coordinates: points, paint: #""circle-radius": 8, "# + paint, camera: camera)
+        let t = MapTransform(size: ScreenSize(width: Double(size), height: Double(size)), state: camera)
+        let near = try #require(t.point(for: .init(latitude: -0.08, longitude: 0)))
+        let far = try #require(t.point(for: .init(latitude: 0.12, longitude: 0)))
+        return (extent(f, Int(near.x), Int(near.y)), extent(f, Int(far.x), Int(far.y)))
+    }
+
+    @Test func circlePitchScaleMapShrinksFarCirclesAndViewportKeepsTheirSize() throws {
+        let map = try Self.pitchedCircles(#""circle-pitch-scale": "map""#)
+        let viewport = try Self.pitchedCircles(#""circle-pitch-scale": "viewport""#)
+        #expect(map.near.width > map.far.width + 3, "\(map)")
+        #expect(abs(viewport.near.width - viewport.far.width) <= 1 && abs(viewport.near.width - 16) <= 1, "\(viewport)")
+        #expect(abs(viewport.near.height - viewport.near.width) <= 1, "facing the viewer: round")
+    }
+
+    @Test func circlePitchAlignmentMapLaysTheCircleOnTheGround() throws {
+        let flat = try Self.pitchedCircles(#""circle-pitch-alignment": "map""#)
+        // Seen at 60° the ground circle is about half as tall as wide.
+        #expect(Double(flat.near.height) < 0.75 * Double(flat.near.width), "\(flat)")
+        #expect(flat.far.width < flat.near.width, "\(flat)")
+    }
 }

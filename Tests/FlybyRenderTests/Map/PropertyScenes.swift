@@ -5,12 +5,16 @@ import FlybyRender
 /// the property and on the right with it, so the golden frame is the side-by-side picture.
 /// Used by ``RenderGoldenTests`` (scenario `props:NAME`).
 enum PropertyScenes {
-    /// The camera of every scene: the equator at zoom 8 (≈ 364 px per degree), north up.
+    /// The camera of every scene: the equator at zoom 8 (≈ 364 px per degree), north up; the
+    /// pitch scenes look at it pitched 50°.
     static let camera = CameraState(center: .init(latitude: 0, longitude: 0), zoom: 8)
+    static func camera(_ name: String) -> CameraState {
+        name.hasPrefix("circle-pitch") ? CameraState(center: .init(latitude: 0.03, longitude: 0), zoom: 8, pitch: 50) : camera
+    }
 
     /// Scene names, in the order of the golden file.
     static let names = ["line-offset", "line-gap-width", "line-blur", "line-round-limit", "line-translate",
-                        "circle-blur", "circle-translate"]
+                        "circle-blur", "circle-translate", "circle-pitch-scale", "circle-pitch-alignment"]
 
     /// A zig-zag line with sharp and gentle turns and a square ring, left (`side` = `left`) and right.
     static let shapes: String = {
@@ -46,6 +50,10 @@ enum PropertyScenes {
         case "line-translate": ("line", ##""line-color": "#1f4e9a", "line-width": 4"##, ##", "line-translate": [10, 12]"##)
         case "circle-blur": ("circle", ##""circle-color": "#c0392b", "circle-radius": 18, "circle-stroke-width": 4, "circle-stroke-color": "#1f4e9a""##,
                              ##", "circle-blur": 1"##)
+        case "circle-pitch-scale": ("circle", ##""circle-color": "#c0392b", "circle-radius": 12, "circle-pitch-scale": "viewport""##,
+                                    ##", "circle-pitch-scale": "map""##)
+        case "circle-pitch-alignment": ("circle", ##""circle-color": "#c0392b", "circle-radius": 12, "circle-stroke-width": 3"##,
+                                        ##", "circle-pitch-alignment": "map""##)
         default: ("circle", ##""circle-color": "#c0392b", "circle-radius": 10"##, ##", "circle-translate": [14, -10]"##)
         }
         // line-join / line-round-limit are layout properties.

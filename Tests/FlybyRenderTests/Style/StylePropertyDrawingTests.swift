@@ -46,7 +46,7 @@ import Testing
 
     @Test func theNewlyDrawnPropertiesAreMarkedDrawn() {
         let drawn: [StyleProperty] = [.lineOffset, .lineGapWidth, .lineBlur, .lineRoundLimit, .lineTranslate, .lineTranslateAnchor,
-                                      .circleBlur, .circleTranslate, .circleTranslateAnchor]
+                                      .circleBlur, .circleTranslate, .circleTranslateAnchor, .circlePitchScale, .circlePitchAlignment]
         for p in drawn { #expect(p.drawing == .drawn, "\(p.rawValue)") }
     }
 
