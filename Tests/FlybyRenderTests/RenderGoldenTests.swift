@@ -38,6 +38,7 @@ import Testing
     static let scenarios: [Scenario] = (["world", "world:night", "city", "city:night"] + textFixtures).flatMap { style in
         [false, true].flatMap { pitched in [1, 3].map { Scenario(style: style, pitched: pitched, threads: $0) } }
     } + extrusionStyles.flatMap { style in [1, 3].map { Scenario(style: style, pitched: true, threads: $0) } }
+      + PropertyScenes.names.flatMap { name in [1, 3].map { Scenario(style: "props:" + name, pitched: false, threads: $0) } }
 
     /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
     static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
@@ -57,6 +58,7 @@ import Testing
     static func camera(_ s: Scenario) -> CameraState {
         if s.style.hasPrefix("osm-bright") { return CameraState(center: helsinki, zoom: 15.5, bearing: -20, pitch: 60) }
         if s.style.hasPrefix("text-") { return textCamera(pitched: s.pitched) }
+        if s.style.hasPrefix("props:") { return PropertyScenes.camera(String(s.style.dropFirst("props:".count))) }
         return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
@@ -81,6 +83,14 @@ import Testing
     static let puck = PuckState(location: Location(coordinate: helsinki, timestamp: 0, course: 30, horizontalAccuracy: 40))
 
     static func render(_ s: Scenario) throws -> PixelBuffer {
+        if s.style.hasPrefix("props:") {
+            var renderer = try makeRenderer(PropertyScenes.style(String(s.style.dropFirst("props:".count))), width: width, height: height)
+            renderer.attribution = ""
+            renderer.threads = s.threads
+            var frame = PixelBuffer(width: width, height: height)
+            renderer.render(camera: camera(s), into: &frame)
+            return frame
+        }
         var renderer = try MapRenderer(style: try #require(styles[s.style]), width: width, height: height)
         renderer.threads = s.threads
         var frame = PixelBuffer(width: width, height: height)

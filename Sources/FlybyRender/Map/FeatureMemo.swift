@@ -36,8 +36,8 @@ struct LayerMemo {
     var accepted = FeatureMemo<Bool>()
     /// The sort key per feature (`fill-sort-key`, `line-sort-key`, …).
     var sortKey = FeatureMemo<Double>()
-    /// Line colour and width per feature, before the pitch scaling of the width.
-    var linePaint = FeatureMemo<(color: Color, width: Double)>()
+    /// Line colour, width, gap, offset and blur per feature, before the pitch scaling.
+    var linePaint = FeatureMemo<LinePaint>()
     /// Fill and outline colour per feature.
     var fillPaint = FeatureMemo<(color: Color, outline: Color)>()
     /// A symbol layer's layout per feature.

@@ -86,6 +86,7 @@ public struct MapRenderer {
     var painter: Painter
     var path = Path()
     var strokePath = Path()
+    var offsetter = PathOffsetter()
     var hits: [Int32] = []
     var order: [(key: Double, feature: Int32)] = []
     var sortScratch: [(key: Double, feature: Int32)] = []
@@ -338,8 +339,10 @@ public struct MapRenderer {
 
     /// Appends feature `f`'s rings of the given kind (polygon rings, or lines and polygon outlines)
     /// projected for world copy `copy`. Returns false when the feature is entirely outside the depth strip.
+    /// With `orientRings`, polygon rings are turned to run clockwise on screen (holes the other
+    /// way), as MapLibre's tiles have them, so that a `line-offset` to the right is an inset.
     mutating func appendGeometry(_ level: GeometryLevel, _ source: LoadedSource, feature f: Int, copy: Int,
-                                 _ g: FrameGeometry, _ h: Homography, polygonsOnly: Bool, asLines: Bool) {
+                                 _ g: FrameGeometry, _ h: Homography, polygonsOnly: Bool, asLines: Bool, orientRings: Bool = false) {
         var clip = false
         var level = level
         if g.pitched {
@@ -368,6 +371,10 @@ public struct MapRenderer {
                 let isPolygon = flags & RingFlags.polygon != 0
                 if polygonsOnly && !isPolygon { continue }
                 let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
+                let firstContour = path.contours.count
+                defer {
+                    if orientRings && isPolygon { path.orientContours(from: firstContour, clockwise: flags & RingFlags.exterior != 0) }
+                }
                 if clip {
                     if isPolygon {
                         clipper.appendPolygon(xy, s, e, h: h, near: g.near, far: g.far, into: &path)
@@ -490,55 +497,62 @@ public struct MapRenderer {
         return mapExp2((mapLog2(scale) * 4).rounded() / 4)
     }
 
+    /// Draws a line layer: each feature's lines stroked with `line-width`, `line-cap`,
+    /// `line-join` (round joins of shallow turns drawn as miters, `line-round-limit`),
+    /// `line-dasharray`; moved sideways by `line-offset` (positive: right of the direction of
+    /// travel); as two casings `line-width` wide either side of a gap of `line-gap-width`;
+    /// with an edge blurred over `line-blur` px; shifted on screen by `line-translate`
+    /// (Style Specification, "Layers: line"). Lengths are screen pixels, scaled with distance
+    /// when pitched (see ``lineWidthScale(_:_:_:)``).
     mutating func drawLine(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
-        let dep = layer.isFeatureDependent(.lineColor) || layer.isFeatureDependent(.lineOpacity)
-            || layer.isFeatureDependent(.lineWidth) || layer.isFeatureDependent(.lineDasharray)
+        let paintProperties: [StyleProperty] = [.lineColor, .lineOpacity, .lineWidth, .lineGapWidth, .lineOffset, .lineBlur]
+        let dep = paintProperties.contains { layer.isFeatureDependent($0) } || layer.isFeatureDependent(.lineDasharray)
         var style0 = StrokeStyle(width: layer.number(.lineWidth, zoom: z))
         style0.cap = { switch layer.string(.lineCap, zoom: z) { case "round": return .round; case "square": return .square; default: return .butt } }()
         style0.join = { switch layer.string(.lineJoin, zoom: z) { case "round": return .round; case "bevel": return .bevel; default: return .miter } }()
         style0.miterLimit = layer.number(.lineMiterLimit, zoom: z)
+        style0.roundLimit = layer.number(.lineRoundLimit, zoom: z)
         style0.tolerance = 0.25
-        let constColor = pixelColor(layer.color(.lineColor, zoom: z), layer.number(.lineOpacity, zoom: z))
+        let constPaint = LinePaint(layer, zoom: z, feature: .empty)
         let constDashes = layer.numbers(.lineDasharray, zoom: z)
         // Consecutive features with the same paint are stroked as one path: fewer calls, and
         // crossings within a layer never double-blend translucent colour.
-        let constWidth = style0.width  // style0.width is overwritten by each flush
-        var batchColor = constColor, batchWidth = constWidth, batchDashes = constDashes
+        var batchPaint = constPaint, batchDashes = constDashes
         let dashDep = layer.isFeatureDependent(.lineDasharray)
         if dep {
-            let reads = layer.inputs(of: [.lineColor, .lineOpacity, .lineWidth])
+            let reads = layer.inputs(of: paintProperties)
             memos[index].linePaint.prepare(count: source.data.features.count, zoom: z, readsZoom: reads.zoom,
                                            generation: stateGeneration, readsState: reads.featureState)
         }
+        let translation = screenTranslation(layer, .lineTranslate, .lineTranslateAnchor, g)
         for copy in g.firstCopy...g.lastCopy {
-            let h = g.unitHomography(copy: copy)
+            var h = g.unitHomography(copy: copy)
             collectFeatures(index, layer, source, g, copy: copy, sortKey: .lineSortKey)
+            h.originX += translation.x; h.originY += translation.y
             // Pass 1: each feature's paint.
             lineItems.removeAll(keepingCapacity: true)
             for (position, item) in order.enumerated() {
                 let f = Int(item.feature)
-                var color = constColor, width = constWidth
+                var paint = constPaint
                 if dep {
-                    if let known = memos[index].linePaint[f] { (color, width) = known } else {
-                        let ctx = source.context(feature: f, states: featureStates)
-                        color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
-                        width = layer.number(.lineWidth, zoom: z, feature: ctx)
-                        memos[index].linePaint[f] = (color, width)
+                    if let known = memos[index].linePaint[f] { paint = known } else {
+                        paint = LinePaint(layer, zoom: z, feature: source.context(feature: f, states: featureStates))
+                        memos[index].linePaint[f] = paint
                     }
                 }
                 if g.pitched && mapPlaneLineWidths {
-                    width *= MapRenderer.lineWidthScale(source.data.bounds[f], h, g)
+                    paint.scale(by: MapRenderer.lineWidthScale(source.data.bounds[f], h, g))
                 }
-                if color.alpha == 0 || width <= 0 { continue }
+                if paint.color.alpha == 0 || paint.width <= 0 { continue }
                 // Not with feature-dependent dashes: those are not sorted by paint, so leaving a
                 // feature out could merge the strokes before and after it into one batch.
                 if paintsOnlyPartOfTheFrame && !dashDep
-                    && missesBand(source.data.bounds[f], h, g, reach: width / 2 * max(style0.miterLimit, 1.5) + 2) { continue }
-                lineItems.append(LineItem(key: item.key, width: width, color: color.premultipliedARGB, position: Int32(position),
-                                          feature: item.feature, straight: color))
+                    && missesBand(source.data.bounds[f], h, g, reach: paint.reach * max(style0.miterLimit, 1.5) + 2) { continue }
+                lineItems.append(LineItem(key: item.key, paint: paint, color: paint.color.premultipliedARGB,
+                                          position: Int32(position), feature: item.feature))
             }
             // Within one sort key the order of a layer's lines is not defined (Mapbox draws tile
             // by tile), so group equal paint together: one stroke call per group instead of one
@@ -555,19 +569,21 @@ public struct MapRenderer {
                 let f = Int(item.feature)
                 var dashes = constDashes
                 if dashDep { dashes = layer.numbers(.lineDasharray, zoom: z, feature: source.context(feature: f, states: featureStates)) }
-                if item.straight != batchColor || item.width != batchWidth || dashes != batchDashes {
-                    flushLines(&style0, batchColor, batchWidth, batchDashes, view)
-                    batchColor = item.straight; batchWidth = item.width; batchDashes = dashes
+                if item.paint != batchPaint || dashes != batchDashes {
+                    flushLines(&style0, batchPaint, batchDashes, view)
+                    batchPaint = item.paint; batchDashes = dashes
                 }
-                appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: false, asLines: true)
+                appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: false, asLines: true,
+                               orientRings: item.paint.offset != 0)
             }
-            flushLines(&style0, batchColor, batchWidth, batchDashes, view)
+            flushLines(&style0, batchPaint, batchDashes, view)
         }
     }
 
-    private mutating func flushLines(_ s: inout StrokeStyle, _ color: Color, _ width: Double, _ dashes: [Double]?,
-                                     _ view: PixelBufferView) {
+    /// Strokes ``path`` (then empties it) with one batch's paint.
+    private mutating func flushLines(_ s: inout StrokeStyle, _ paint: LinePaint, _ dashes: [Double]?, _ view: PixelBufferView) {
         defer { path.removeAll() }
+        let color = paint.color, width = paint.width
         guard !path.isEmpty, color.alpha != 0, width > 0 else { return }
         s.width = width
         s.dashes.removeAll(keepingCapacity: true)
@@ -576,22 +592,62 @@ public struct MapRenderer {
             let unit = max(width, 1)
             for d in dashes { s.dashes.append(d * unit) }
         }
+        if paint.gap > 0 || paint.offset != 0 {
+            // `line-gap-width`: two lines `width` wide whose inner edges are the gap apart, i.e.
+            // centre lines gap/2 + width/2 either side of the (offset) line.
+            strokePath.removeAll()
+            let side = paint.gap > 0 ? paint.gap / 2 + width / 2 : 0
+            offsetter.offset(path, by: paint.offset + side, join: s.join, miterLimit: s.miterLimit, tolerance: s.tolerance,
+                             into: &strokePath)
+            if paint.gap > 0 {
+                offsetter.offset(path, by: paint.offset - side, join: s.join, miterLimit: s.miterLimit, tolerance: s.tolerance,
+                                 into: &strokePath)
+            }
+            swap(&path, &strokePath)
+        }
         if width <= 1 {
-            painter.strokeHairline(path, width: width, dashes: s.dashes, color: color, into: view)
+            // A hairline cannot ramp: its blur spreads the same ink over width + blur pixels.
+            let ink = paint.blur > 0 ? color.withAlphaScaled(by: width / (width + paint.blur)) : color
+            painter.strokeHairline(path, width: width, dashes: s.dashes, color: ink, into: view)
+        } else if paint.blur > 0 {
+            // `line-blur`: opacity ramps from 0 at the edge to full `blur` px inside it (nested
+            // strokes, see BlurRamp); a blur wider than half the line leaves its centre translucent.
+            let half = width / 2, alpha = Double(color.alpha) / 255
+            var style = s
+            BlurRamp.forEachStep(count: BlurRamp.stepCount(ramp: paint.blur), level: BlurRamp.linear) { inset, level, previous in
+                let h = half - inset * paint.blur
+                guard h > 0 else { return }
+                style.width = 2 * h
+                let ink = color.withAlphaScaled(by: BlurRamp.stepAlpha(alpha, level: level, previous: previous))
+                if ink.alpha != 0 { painter.stroke(path, style: style, color: ink, into: view) }
+            }
         } else {
             painter.stroke(path, style: s, color: color, into: view)
         }
     }
 
+    /// Draws a circle layer: a disc of `circle-radius` px around each point with a ring of
+    /// `circle-stroke-width` px outside it, the whole circle's opacity ramping from its edge
+    /// inwards over `circle-blur` × its outer radius (smoothstep; 1: only the centre is opaque,
+    /// as the Style Specification says), shifted on screen by `circle-translate`. In a pitched
+    /// frame `circle-pitch-scale` `map` (the default) scales each circle by its apparent distance
+    /// (camera distance / depth), `viewport` keeps its pixel size; `circle-pitch-alignment` `map`
+    /// lays it flat on the ground (an ellipse on screen), `viewport` (the default) faces the viewer.
+    /// A blurred circle always faces the viewer (its size still follows `circle-pitch-scale`).
     mutating func drawCircles(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let source = layerSource(index) else { return }
         let level = source.data.level(forZoom: g.zoom)
         let z = g.zoom
-        let props: [StyleProperty] = [.circleRadius, .circleColor, .circleOpacity, .circleStrokeWidth, .circleStrokeColor, .circleStrokeOpacity]
+        let props: [StyleProperty] = [.circleRadius, .circleColor, .circleOpacity, .circleStrokeWidth, .circleStrokeColor,
+                                      .circleStrokeOpacity, .circleBlur]
         let dep = props.contains { layer.isFeatureDependent($0) }
         var ctx = FeatureContext.empty
+        let translation = screenTranslation(layer, .circleTranslate, .circleTranslateAnchor, g)
+        let scalesWithMap = layer.string(.circlePitchScale, zoom: z) != "viewport"
+        let liesOnMap = g.pitched && layer.string(.circlePitchAlignment, zoom: z) == "map"
         for copy in g.firstCopy...g.lastCopy {
-            let h = g.unitHomography(copy: copy)
+            var h = g.unitHomography(copy: copy)
+            h.originX += translation.x; h.originY += translation.y
             collectFeatures(index, layer, source, g, copy: copy, sortKey: .circleSortKey)
             var k = 0
             while k < order.count {
@@ -602,14 +658,41 @@ public struct MapRenderer {
                 let fill = pixelColor(layer.color(.circleColor, zoom: z, feature: ctx), layer.number(.circleOpacity, zoom: z, feature: ctx))
                 let sw = layer.number(.circleStrokeWidth, zoom: z, feature: ctx)
                 let stroke = pixelColor(layer.color(.circleStrokeColor, zoom: z, feature: ctx), layer.number(.circleStrokeOpacity, zoom: z, feature: ctx))
+                let blur = layer.number(.circleBlur, zoom: z, feature: ctx)
                 for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points != 0 {
                     for p in level.points(ofRing: r) {
                         let x = level.xy[2 * p], y = level.xy[2 * p + 1]
                         let w = h.depth(x: x, y: y)
                         guard w >= g.near && w <= g.far else { continue }
                         let c = h.project(x, y)
-                        let reach = radius + sw
+                        // Flat frames: every depth is the camera distance, so nothing changes.
+                        let distanceScale = g.pitched ? g.transform.cameraDistance / w : 1
+                        var radius = radius, sw = sw
+                        if g.pitched && scalesWithMap && !liesOnMap { radius *= distanceScale; sw *= distanceScale }
+                        let reach = (radius + sw) * (liesOnMap ? max(1, distanceScale) * 4 : 1)
                         guard c.x > -reach && c.y > -reach && c.x < Double(width) + reach && c.y < Double(height) + reach else { continue }
+                        if blur > 0 {
+                            let k = liesOnMap && scalesWithMap ? distanceScale : 1
+                            drawBlurredCircle(c, radius: radius * k, strokeWidth: sw * k, fill: fill, stroke: stroke, blur: blur, view)
+                            continue
+                        }
+                        if liesOnMap {
+                            // A circle on the ground: radius in unit Mercator (the frame's scale at
+                            // the camera distance), shrunk back by depth for `viewport` scaling.
+                            let unit = (scalesWithMap ? 1 : 1 / distanceScale) / g.transform.worldSize
+                            if radius > 0 && fill.alpha != 0 {
+                                path.removeAll()
+                                appendGroundCircle(x, y, radius: radius * unit, h)
+                                painter.fill(path, color: fill, into: view)
+                            }
+                            if sw > 0 && stroke.alpha != 0 {
+                                path.removeAll()
+                                appendGroundCircle(x, y, radius: (radius + sw) * unit, h)
+                                if radius > 0 { appendGroundCircle(x, y, radius: radius * unit, h) }
+                                painter.fill(path, color: stroke, rule: .evenOdd, into: view)
+                            }
+                            continue
+                        }
                         if radius > 0 && fill.alpha != 0 {
                             path.removeAll()
                             path.addCircle(center: c, radius: radius, tolerance: 0.2)
@@ -622,6 +705,44 @@ public struct MapRenderer {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Appends a circle of `radius` (unit Mercator) around ground point (`x`, `y`), projected by `h`.
+    mutating func appendGroundCircle(_ x: Double, _ y: Double, radius: Double, _ h: Homography) {
+        path.beginContour()
+        let n = 64
+        for i in 0..<n {
+            let a = Double(i) * 2 * Double.pi / Double(n)
+            path.appendPoint(h.project(x + radius * mapCos(a), y + radius * mapSin(a)))
+        }
+        path.endContour(closed: true, minimumCount: 3)
+    }
+
+    /// A circle whose opacity ramps over `blur` × (radius + stroke width) from its outer edge
+    /// inwards (`circle-blur`), as nested discs (fill) and rings (stroke) (see ``BlurRamp``).
+    mutating func drawBlurredCircle(_ c: ScreenPoint, radius: Double, strokeWidth sw: Double, fill: Color, stroke: Color,
+                                    blur: Double, _ view: PixelBufferView) {
+        let outer = max(0, radius) + max(0, sw)
+        guard outer > 0 else { return }
+        let ramp = blur * outer
+        let fillAlpha = Double(fill.alpha) / 255, strokeAlpha = Double(stroke.alpha) / 255
+        BlurRamp.forEachStep(count: BlurRamp.stepCount(ramp: ramp), level: BlurRamp.smooth) { inset, level, previous in
+            let r = outer - inset * ramp
+            guard r > 0 else { return }
+            if radius > 0 && fill.alpha != 0 {
+                let ink = fill.withAlphaScaled(by: BlurRamp.stepAlpha(fillAlpha, level: level, previous: previous))
+                path.removeAll()
+                path.addCircle(center: c, radius: min(r, radius), tolerance: 0.2)
+                if ink.alpha != 0 { painter.fill(path, color: ink, into: view) }
+            }
+            if sw > 0 && r > radius && stroke.alpha != 0 {
+                let ink = stroke.withAlphaScaled(by: BlurRamp.stepAlpha(strokeAlpha, level: level, previous: previous))
+                path.removeAll()
+                path.addCircle(center: c, radius: r, tolerance: 0.2)
+                if radius > 0 { path.addCircle(center: c, radius: radius, tolerance: 0.2) }
+                if ink.alpha != 0 { painter.fill(path, color: ink, rule: .evenOdd, into: view) }
             }
         }
     }
@@ -674,25 +795,63 @@ struct QueryKey: Equatable {
     var zoom: Double
 }
 
-/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:_:)``).
+/// One line feature's paint in a frame (see ``MapRenderer/drawLine(_:_:_:_:)``): lengths in
+/// screen pixels.
+struct LinePaint: Equatable {
+    var color: Color
+    var width: Double
+    /// `line-gap-width`: when > 0 the line is two casings `width` wide either side of this gap.
+    var gap: Double
+    /// `line-offset`: sideways, positive to the right of the direction of travel.
+    var offset: Double
+    /// `line-blur`: the width of the edge's opacity ramp.
+    var blur: Double
+
+    init(color: Color, width: Double, gap: Double = 0, offset: Double = 0, blur: Double = 0) {
+        self.color = color; self.width = width; self.gap = gap; self.offset = offset; self.blur = blur
+    }
+
+    /// The paint of a layer's line at `zoom` for `feature`.
+    init(_ layer: StyleLayer, zoom z: Double, feature ctx: FeatureContext) {
+        color = pixelColor(layer.color(.lineColor, zoom: z, feature: ctx), layer.number(.lineOpacity, zoom: z, feature: ctx))
+        width = layer.number(.lineWidth, zoom: z, feature: ctx)
+        gap = layer.number(.lineGapWidth, zoom: z, feature: ctx)
+        offset = layer.number(.lineOffset, zoom: z, feature: ctx)
+        blur = layer.number(.lineBlur, zoom: z, feature: ctx)
+    }
+
+    /// Scales every length (lines in the map plane of a pitched frame).
+    mutating func scale(by k: Double) {
+        width *= k; gap *= k; offset *= k; blur *= k
+    }
+
+    /// How far the paint reaches from the line's centre line, in pixels.
+    var reach: Double { abs(offset) + (gap > 0 ? gap / 2 + width : width / 2) }
+}
+
+/// One line feature's paint in a frame, with its place in the order of drawing.
 struct LineItem {
     var key: Double
-    var width: Double
+    var paint: LinePaint
     /// Premultiplied colour, for sorting.
     var color: UInt32
     var position: Int32
     var feature: Int32
-    var straight: Color
 
-    /// What a layer's lines are grouped by: sort key, then width, then colour.
-    var paintOrder: PaintOrder { PaintOrder(key: key, width: width, color: color) }
+    /// What a layer's lines are grouped by: sort key, then width, then colour, then the rest.
+    var paintOrder: PaintOrder {
+        PaintOrder(key: key, width: paint.width, color: color, gap: paint.gap, offset: paint.offset, blur: paint.blur)
+    }
 
     struct PaintOrder: Comparable {
-        var key: Double, width: Double, color: UInt32
+        var key: Double, width: Double, color: UInt32, gap: Double, offset: Double, blur: Double
         static func < (a: PaintOrder, b: PaintOrder) -> Bool {
             if a.key != b.key { return a.key < b.key }
             if a.width != b.width { return a.width < b.width }
-            return a.color < b.color
+            if a.color != b.color { return a.color < b.color }
+            if a.gap != b.gap { return a.gap < b.gap }
+            if a.offset != b.offset { return a.offset < b.offset }
+            return a.blur < b.blur
         }
     }
 }

@@ -138,6 +138,22 @@ public struct Path: Sendable {
         points.append(contentsOf: ring)
     }
 
+    /// Reverses the closed contours from index `first` on where needed so that each runs clockwise on
+    /// a y-down screen (`clockwise`, shoelace area > 0) or counter-clockwise.
+    mutating func orientContours(from first: Int, clockwise: Bool) {
+        guard first < contours.count else { return }
+        for c in contours[first...] where c.isClosed && c.count >= 3 {
+            var area = 0.0
+            var previous = points[c.end - 1]
+            for k in c.start..<c.end {
+                let p = points[k]
+                area += previous.x * p.y - p.x * previous.y
+                previous = p
+            }
+            if (area > 0) != clockwise { points[c.start..<c.end].reverse() }
+        }
+    }
+
     /// Appends every contour of `other`.
     public mutating func append(_ other: Path) {
         let offset = points.count

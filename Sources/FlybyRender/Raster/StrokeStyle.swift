@@ -36,6 +36,10 @@ public struct StrokeStyle: Hashable, Sendable {
     public var dashOffset: Double
     /// Largest distance between a round join or cap and its flattened polygon, in pixels.
     public var tolerance: Double
+    /// Round joins whose miter ratio 1/cos(φ/2) (φ: the turn) is below this are drawn as miter
+    /// joins (Style Specification, `line-round-limit`: "used to automatically convert round joins
+    /// to miter joins for shallow angles"). 0: always round.
+    public var roundLimit: Double = 0
 
     public init(width: Double, join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 4,
                 dashes: [Double] = [], dashOffset: Double = 0, tolerance: Double = 0.1) {

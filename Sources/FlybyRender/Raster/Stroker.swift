@@ -21,6 +21,7 @@ public struct Stroker: Sendable {
         var cap: LineCap
         var miterLimit: Double
         var tolerance: Double
+        var roundLimit: Double
     }
 
     var clean: [ScreenPoint] = []
@@ -62,7 +63,7 @@ public struct Stroker: Sendable {
         // The scalar part of the style: passing it by value retains nothing (StrokeStyle holds
         // the dash array, whose retain/release per join showed up in profiles).
         let style = Shape(join: strokeStyle.join, cap: strokeStyle.cap, miterLimit: strokeStyle.miterLimit,
-                          tolerance: strokeStyle.tolerance)
+                          tolerance: strokeStyle.tolerance, roundLimit: strokeStyle.roundLimit)
         let halfWidth = strokeStyle.width / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
         if style.cap == .round && style.join == .round && path.contours.count > 1 {
@@ -369,6 +370,15 @@ public struct Stroker: Sendable {
                 return
             }
             let cosine = na.x * nb.x + na.y * nb.y
+            // `line-round-limit`: a shallow turn (miter ratio √(2/(1 + cos φ)) under the limit)
+            // gets the miter point instead of the arc; at a joint both offset points stay.
+            if style.roundLimit > 0 && 2 < style.roundLimit * style.roundLimit * (1 + cosine) {
+                let k = h / (1 + cosine)
+                if joint { side.append(offset(p, a, h)) }
+                side.append(ScreenPoint(x: p.x + k * sum.x, y: p.y + k * sum.y))
+                if joint { side.append(offset(p, b, h)) }
+                return
+            }
             let levels = CircleDirections.halvings(radius: h, tolerance: style.tolerance, cosine: cosine)
             // A gentle turn whose arc needs no inner point: its chord lies h·(1 − cos(φ/2)) inside
             // the arc, the miter point h·(1/cos(φ/2) − 1) outside it (1/cos(φ/2) = √(2/(1 + cos φ))).

@@ -1,4 +1,5 @@
 import FlybyData
+import Foundation
 
 /// A source of a loaded style: its features projected, indexed and simplified, and their ids.
 public struct LoadedSource: Sendable {
@@ -125,6 +126,14 @@ public struct StyleLoader: Sendable {
     public var tileCacheBudget = 256 << 20
     /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`).
     public var spritePixelRatio = 1
+    /// Where warnings go (one line each, no newline): standard error unless the host takes them.
+    /// A style that sets a property the renderer does not draw is loaded and the property named
+    /// here, once per property per loader (``StyleProperty/drawing``).
+    public var warn: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    /// The properties already warned about.
+    var warnedProperties: Set<StyleProperty> = []
 
     /// A path named in a style, as a file path: paths under a built-in style
     /// (`builtin:styles/../tiles/x.pmtiles`) become the resource's real path.
@@ -184,6 +193,7 @@ public struct StyleLoader: Sendable {
 
     /// Loads the sources of a parsed style.
     public mutating func load(style: Style) throws(InputError) -> LoadedStyle {
+        for (property, warning) in style.undrawnProperties where warnedProperties.insert(property).inserted { warn(warning) }
         var loaded: [LoadedSource] = []
         var sets: [VectorTileSet?] = []
         var rasters: [RasterTileSet?] = []

@@ -53,12 +53,15 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case lineColor = "line-color", lineWidth = "line-width", lineOpacity = "line-opacity"
     case lineDasharray = "line-dasharray", lineGapWidth = "line-gap-width", lineOffset = "line-offset"
     case lineBlur = "line-blur"
+    case lineTranslate = "line-translate", lineTranslateAnchor = "line-translate-anchor"
     // circle
     case circleSortKey = "circle-sort-key"
     case circleRadius = "circle-radius", circleColor = "circle-color", circleOpacity = "circle-opacity"
     case circleBlur = "circle-blur"
     case circleStrokeWidth = "circle-stroke-width", circleStrokeColor = "circle-stroke-color"
     case circleStrokeOpacity = "circle-stroke-opacity"
+    case circleTranslate = "circle-translate", circleTranslateAnchor = "circle-translate-anchor"
+    case circlePitchScale = "circle-pitch-scale", circlePitchAlignment = "circle-pitch-alignment"
     // symbol layout
     case symbolPlacement = "symbol-placement", symbolSpacing = "symbol-spacing", symbolSortKey = "symbol-sort-key"
     case symbolAvoidEdges = "symbol-avoid-edges"
@@ -164,13 +167,16 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textJustify: return .enumeration(["auto", "left", "center", "right"])
         case .textAnchor, .iconAnchor: return .enumeration(StyleProperty.anchors)
         case .textTransform: return .enumeration(["none", "uppercase", "lowercase"])
-        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .enumeration(["map", "viewport"])
+        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor, .lineTranslateAnchor,
+             .circleTranslateAnchor:
+            return .enumeration(["map", "viewport"])
+        case .circlePitchScale, .circlePitchAlignment: return .enumeration(["map", "viewport"])
         case .textRotationAlignment: return .enumeration(["map", "viewport", "viewport-glyph", "auto"])
         case .iconRotationAlignment: return .enumeration(["map", "viewport", "auto"])
         // Labels are drawn facing the viewer: `map` (labels lying on the pitched ground) is
         // refused by name rather than drawn as `viewport`.
         case .textPitchAlignment, .iconPitchAlignment: return .enumeration(["viewport", "auto"])
-        case .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate: return .numberArray(count: 2)
+        case .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate, .lineTranslate, .circleTranslate: return .numberArray(count: 2)
         case .lineDasharray: return .numberArray(count: nil)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
@@ -210,9 +216,14 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textMaxWidth: return .number(10)
         case .textLineHeight: return .number(1.2)
         case .textJustify, .textAnchor, .iconAnchor: return .string("center")
-        case .textOffset, .iconOffset, .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate: return .array([.number(0), .number(0)])
-        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor: return .string("map")
+        case .textOffset, .iconOffset, .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate, .lineTranslate, .circleTranslate:
+            return .array([.number(0), .number(0)])
+        case .fillTranslateAnchor, .fillExtrusionTranslateAnchor, .textTranslateAnchor, .iconTranslateAnchor, .lineTranslateAnchor,
+             .circleTranslateAnchor:
+            return .string("map")
         case .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment: return .string("auto")
+        case .circlePitchScale: return .string("map")
+        case .circlePitchAlignment: return .string("viewport")
         case .textPadding, .iconPadding: return .number(2)
         case .textTransform: return .string("none")
         case .textMaxAngle: return .number(45)

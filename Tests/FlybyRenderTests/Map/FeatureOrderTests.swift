@@ -28,12 +28,12 @@ import Testing
         }
         var items = (0..<400).map { k in
             let p = paints[Int(rng.next() % UInt64(distinctPaints))]
-            return LineItem(key: p.key, width: p.width, color: p.color, position: Int32(k), feature: Int32(k), straight: .transparent)
+            return LineItem(key: p.key, paint: LinePaint(color: .transparent, width: p.width), color: p.color, position: Int32(k), feature: Int32(k))
         }
         let expected = items.sorted { a, b in a.paintOrder != b.paintOrder ? a.paintOrder < b.paintOrder : a.position < b.position }
         var scratch: [LineItem] = []
         let counted = FewKeySort.sort(&items, scratch: &scratch, key: \.paintOrder)
-        let distinct = Set(expected.map { "\($0.key) \($0.width) \($0.color)" }).count
+        let distinct = Set(expected.map { "\($0.key) \($0.paint.width) \($0.color)" }).count
         #expect(counted == (distinct <= FewKeySort.keyLimit))
         if counted {
             #expect(items.map(\.position) == expected.map(\.position))
