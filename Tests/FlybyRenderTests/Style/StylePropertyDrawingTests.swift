@@ -71,8 +71,12 @@ import Testing
         }
         let source = type == .background ? "" : #""source": "s", "#
         let list = (0..<layers).map { #"{"id": "l\#($0)", "type": "\#(type.rawValue)", \#(source)"\#(group)": {\#(setting)}}"# }
+        // Raster layers draw a raster source (an archive the style only names: parsing does not open it).
+        let sourceSpec = type == .raster ? #"{"type": "raster", "url": "pmtiles://never-opened.pmtiles"}"#
+            : type == .hillshade ? #"{"type": "raster-dem", "url": "pmtiles://never-opened.pmtiles"}"#
+            : #"{"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}"#
         return """
-            {"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}},
+            {"version": 8, "sources": {"s": \(sourceSpec)},
              "layers": [\(list.joined(separator: ", "))]}
             """
     }
@@ -86,6 +90,12 @@ import Testing
             loader.warn = { message in warnings.withLock { $0.append(message) } }
             // Two layers set it, and the style is loaded twice: one warning.
             let style = try Style.parse(Array(Self.style(setting: p, layers: 2).utf8), file: "undrawn.json")
+            if p.layerType == .raster || p.layerType == .hillshade {
+                // Loading would open the archive: the warnings the loader prints come from this list.
+                let listed = style.undrawnProperties
+                #expect(listed.count == 1 && listed[0].property == p && listed[0].warning.contains("undrawn.json"), "\(p.rawValue): \(listed)")
+                continue
+            }
             _ = try loader.load(style: style)
             _ = try loader.load(style: style)
             let got = warnings.withLock { $0 }
