@@ -89,7 +89,8 @@ extension MapRenderer {
             let scale = layer.number(.iconSize, zoom: z, feature: ctx)
             layout.iconScale = scale
             layout.iconRotate = layer.number(.iconRotate, zoom: z, feature: ctx) * Double.pi / 180
-            layout.icon = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: scale, anchor: .iconAnchor, offset: .iconOffset,
+            // icon-offset is in points × icon-size (Style Specification, `icon-offset`).
+            layout.icon = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: scale * pixelRatio, anchor: .iconAnchor, offset: .iconOffset,
                                            padding: .iconPadding, allowOverlap: .iconAllowOverlap, optional: .iconOptional)
         }
         memos[index].symbolLayout[f] = layout

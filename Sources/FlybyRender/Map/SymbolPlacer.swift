@@ -202,6 +202,7 @@ extension MapRenderer {
         }
         let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, bold: bold)
         let icon = layout.iconName.isEmpty ? nil : images[layout.iconName]
+        if icon == nil && !layout.iconName.isEmpty { missingImages.report(layout.iconName) }
         guard !layout.label.isEmpty || icon != nil else { return }
         let block = layout.block
         let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
@@ -233,7 +234,9 @@ extension MapRenderer {
             textBox?.featureIndex = f
         }
         var iconBox: SymbolBox?
-        let iconScale = layout.iconScale
+        // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
+        let iconScale = icon == nil ? layout.iconScale
+            : layout.iconScale * pixelRatio / (imageInfo[layout.iconName]?.pixelRatio ?? 1)
         let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? lineAngle : 0)
         var iconCenter = iconAnchor
         if let icon {

@@ -74,6 +74,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case iconOpacity = "icon-opacity", iconColor = "icon-color"
     case textTranslate = "text-translate", textTranslateAnchor = "text-translate-anchor"
     case iconTranslate = "icon-translate", iconTranslateAnchor = "icon-translate-anchor"
+    case iconHaloColor = "icon-halo-color", iconHaloWidth = "icon-halo-width", iconHaloBlur = "icon-halo-blur"
+    case iconTextFit = "icon-text-fit", iconTextFitPadding = "icon-text-fit-padding"
     // sky (MapLibre's root `sky` object)
     case skyColor = "sky-color", horizonColor = "horizon-color", fogColor = "fog-color"
     case skyHorizonBlend = "sky-horizon-blend", horizonFogBlend = "horizon-fog-blend"
@@ -115,7 +117,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .textAnchor, .textOffset, .textRotate, .textPadding, .textTransform, .textMaxAngle, .textKeepUpright,
              .textAllowOverlap, .textIgnorePlacement, .textOptional,
              .iconImage, .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap,
-             .iconIgnorePlacement, .iconOptional,
+             .iconIgnorePlacement, .iconOptional, .iconTextFit, .iconTextFitPadding,
              .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment:
             return .layout
         case .skyColor, .horizonColor, .fogColor, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend:
@@ -130,7 +132,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var valueType: PropertyValueType {
         switch self {
         case .backgroundColor, .fillColor, .fillOutlineColor, .lineColor, .circleColor, .circleStrokeColor,
-             .textColor, .textHaloColor, .iconColor, .skyColor, .horizonColor, .fogColor:
+             .textColor, .textHaloColor, .iconColor, .iconHaloColor, .skyColor, .horizonColor, .fogColor:
             return .color
         case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
              .iconAllowOverlap, .iconIgnorePlacement, .iconOptional, .symbolAvoidEdges:
@@ -149,6 +151,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textPitchAlignment, .iconPitchAlignment: return .enumeration(["viewport", "auto"])
         case .fillTranslate, .textTranslate, .iconTranslate: return .numberArray(count: 2)
         case .lineDasharray: return .numberArray(count: nil)
+        case .iconTextFit: return .enumeration(["none", "width", "height", "both"])
+        case .iconTextFitPadding: return .numberArray(count: 4)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
         case .textField: return .formatted
@@ -163,7 +167,9 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .backgroundColor, .fillColor, .lineColor, .circleColor, .circleStrokeColor, .textColor, .iconColor:
             return .color(.black)
         case .fillOutlineColor: return .null  // null: use fill-color
-        case .textHaloColor: return .color(.transparent)
+        case .textHaloColor, .iconHaloColor: return .color(.transparent)
+        case .iconTextFit: return .string("none")
+        case .iconTextFitPadding: return .array([.number(0), .number(0), .number(0), .number(0)])
         case .skyColor: return .color(StyleColor(r8: 0x88, g8: 0xC6, b8: 0xFC))
         case .horizonColor: return .color(.white)
         case .fogColor: return .color(.white)
@@ -209,7 +215,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .iconOpacity, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend:
             return 0...1
         case .lineWidth, .lineGapWidth, .lineBlur, .circleRadius, .circleBlur, .circleStrokeWidth, .textSize,
-             .textMaxWidth, .textHaloWidth, .textHaloBlur, .textPadding, .iconPadding, .iconSize, .lineMiterLimit,
+             .textMaxWidth, .textHaloWidth, .textHaloBlur, .iconHaloWidth, .iconHaloBlur, .textPadding, .iconPadding, .iconSize, .lineMiterLimit,
              .lineRoundLimit, .textMaxAngle:
             return 0...Double.greatestFiniteMagnitude
         case .symbolSpacing: return 1...Double.greatestFiniteMagnitude
