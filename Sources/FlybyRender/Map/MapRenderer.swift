@@ -108,6 +108,8 @@ public struct MapRenderer {
     var imageInfo: [String: SpriteImageInfo] = [:]
     /// Images that symbol layers name but nobody provides, warned about once per name.
     public var missingImages = MissingImageReport()
+    /// The distance fields of the SDF images drawn so far, by name (see ``GlyphDistanceField/init(sdfIcon:)``).
+    var iconFields: [String: GlyphDistanceField] = [:]
     /// Draw only the style layers whose index is in this range (nil: all), for per-layer timing
     /// and debugging; background layers, the sky and the ornaments are always drawn.
     public var layerRange: Range<Int>?
@@ -157,6 +159,7 @@ public struct MapRenderer {
     public mutating func addImage(name: String, image: PixelBuffer) {
         images[name] = image
         imageInfo[name] = nil
+        iconFields[name] = nil
     }
 
     /// Adds (or replaces) an image drawn as described by `info` (its pixel ratio: image pixels
@@ -164,10 +167,11 @@ public struct MapRenderer {
     public mutating func addImage(name: String, image: PixelBuffer, info: SpriteImageInfo) {
         images[name] = image
         imageInfo[name] = info
+        iconFields[name] = nil
     }
 
     /// Removes an image added with ``addImage(name:image:)``.
-    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil }
+    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil }
 
     /// The label and icon boxes placed in the last frame (screen pixels), for tests and debugging.
     public var placedSymbolBoxes: [SymbolBox] { placer.placed }

@@ -116,7 +116,7 @@ public struct StyleLoader: Sendable {
     var tileSets: [String: VectorTileSet] = [:]
     /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
     public var tileCacheBudget = 256 << 20
-    /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`).
+    /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`, when the sprite has one).
     public var spritePixelRatio = 1
 
     /// A path named in a style, as a file path: paths under a built-in style
@@ -234,7 +234,9 @@ public struct StyleLoader: Sendable {
             let json = StyleLoader.localPath(sprite.path + ".json")
             let path = json.hasSuffix(".json") ? String(json.dropLast(".json".count)) : sprite.path
             do throws(InputError) {
-                result.sprite = try SpriteSheet(path: path, pixelRatio: spritePixelRatio)
+                // The @2x sheet when asked for and present, else the 1× sheet (drawn scaled up).
+                let ratio = spritePixelRatio >= 2 && FileInput.isFile(path + "@2x.json") ? 2 : 1
+                result.sprite = try SpriteSheet(path: path, pixelRatio: ratio)
             } catch {
                 var e = sprite.location
                 e.message = "cannot read the sprite: \(error) (while reading \(path))"
