@@ -31,7 +31,7 @@ public struct SpriteSheet: Sendable {
     public init(path: String, pixelRatio: Int = 1) throws(InputError) {
         let suffix = pixelRatio >= 2 ? "@2x" : ""
         let jsonPath = path + suffix + ".json", pngPath = path + suffix + ".png"
-        let doc = try JSONDocument(file: jsonPath, bytes: try FileInput.read(jsonPath, maxBytes: 16 << 20))
+        let jsonBytes = try FileInput.read(jsonPath, maxBytes: 16 << 20)
         let sheet: PNGImage
         let pngBytes = try FileInput.read(pngPath, maxBytes: 64 << 20)
         do throws(MediaError) {
@@ -39,6 +39,14 @@ public struct SpriteSheet: Sendable {
         } catch {
             throw InputError(file: pngPath, message: "cannot decode the sprite image: \(error)")
         }
+        try self.init(json: jsonBytes, file: jsonPath, sheet: sheet, pixelRatio: pixelRatio)
+    }
+
+    /// Cuts the images that the sprite JSON `json` (read from `file`, for errors) lists out of the
+    /// decoded sheet `sheet`.
+    /// - Throws: ``InputError`` naming `file` and the entry (see ``init(path:pixelRatio:)``).
+    public init(json: [UInt8], file: String, sheet: PNGImage, pixelRatio: Int = 1) throws(InputError) {
+        let doc = try JSONDocument(file: file, bytes: json)
         let members = try doc.cursor.members()
         guard members.count <= SpriteSheet.maximumImages else {
             throw doc.cursor.error("a sprite sheet of \(members.count) images (at most \(SpriteSheet.maximumImages))")
