@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyRender
+import Foundation
 
 /// The map of a ``MapView`` (Mapbox's `MapboxMap`, `mapView.mapboxMap`): the camera (forwarded to
 /// FlybyCore's ``FlybyMap``, which the simulation ticks) and the style at run time — sources,
@@ -119,6 +120,18 @@ public final class MapboxMap {
 
     /// The colour theme in use.
     public var theme: MapTheme { runtime.theme }
+
+    /// Shows labels in `locale`'s language where the data has it (Mapbox Maps SDK v10,
+    /// "Localization"): every symbol layer's `text-field` (only those in `layerIds` when given)
+    /// reads `name:LANG` first and the name it read before otherwise (see
+    /// ``Style/localized(into:layerIDs:)``). The language is the locale's language code (`fi`
+    /// for `fi_FI`); the setting stays for later style changes.
+    /// - Throws: ``InputError`` when the locale has no usable language code.
+    public func localizeLabels(into locale: Locale, forLayerIds layerIds: [String]? = nil) throws(InputError) {
+        let code = locale.language.languageCode?.identifier ?? locale.identifier
+        try runtime.setLocalization(code, layerIDs: layerIds.map(Set.init))
+        onStyleDataLoaded.send(())
+    }
 
     public func sourceExists(withId id: String) -> Bool { runtime.sourceExists(id) }
     public func layerExists(withId id: String) -> Bool { runtime.layerExists(id) }

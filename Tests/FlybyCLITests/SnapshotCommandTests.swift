@@ -39,6 +39,9 @@ import Testing
         (["--size", "12xx"], "--size"),
         (["--threads", "0"], "--threads"),
         (["--threads", "many"], "--threads"),
+        (["--pixel-ratio", "5"], "--pixel-ratio"),
+        (["--pixel-ratio", "1.5"], "--pixel-ratio"),
+        (["--language", "f i"], "language code"),
     ])
     func badInputExitsTwoNamingIt(_ extra: [String], _ named: String) throws {
         let dir = try temporaryFolder()
@@ -50,6 +53,19 @@ import Testing
         #expect(out.stderrText.hasPrefix("flyby: error:"), "\(out.stderrText)")
         #expect(out.stderrText.contains(named), "\(out.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/b.png"))
+    }
+
+    @Test func aPixelRatioTwoSnapshotHasTwiceThePixelsEachWay() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let style = try smallStyle(in: dir)
+        let out = CommandOutput(captures: true)
+        let code = FlybyCommandLine.run(arguments: ["snapshot", "--out", dir + "/r.png", "--size", "96x64", "--style", style,
+                                                    "--pixel-ratio", "2", "--language", "fi",
+                                                    "--camera", #"{"center": [10, 50], "zoom": 3}"#], output: out)
+        #expect(code == 0, "\(out.stderrText)")
+        let image = try PNGDecoder.decode([UInt8](try #require(FileManager.default.contents(atPath: dir + "/r.png"))))
+        #expect(image.width == 192 && image.height == 128)
     }
 
     @Test func unwritableOutputExitsTwo() {

@@ -15,7 +15,7 @@ enum PlayCommand {
     static let help = """
     usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]
                       [--crf N] [--preset P] [--trace FILE] [--progress json] [--threads N]
-                      [--memory MiB] [--tile-cache MiB]
+                      [--memory MiB] [--tile-cache MiB] [--pixel-ratio N] [--language CODE]
 
     Renders every frame of a flight script or of a recorded trace (told apart by content), headless.
     Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
@@ -48,6 +48,10 @@ enum PlayCommand {
       --progress json  print one JSON object per progress update to stderr:
                        {"done":D,"total":N,"frame":F,"fps":R,"eta":S} and a last one with "finished":true
       --threads N      render threads (default: one per core); output is identical for any N
+      --pixel-ratio N  1…4 (default 1): N device pixels per point, as MapLibre's pixelRatio; the
+                       video is N × --size in pixels with lines, text and icons N times as large
+                       (the sprite's @2x sheet when N ≥ 2); the --trace keeps the size in points
+      --language CODE  labels in that language where the data has it (name:CODE), else the name
       --memory MiB     memory budget for frames in flight (default a quarter of physical memory,
                        at most half of 'ulimit -v'); fewer frames are rendered ahead to fit it, and
                        a frame size that cannot fit is an error before rendering starts
@@ -63,7 +67,7 @@ enum PlayCommand {
 
     static func run(_ args: [String], _ out: CommandOutput) throws {
         let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory",
-                                                            "segment-frames", "shard", "tile-cache"])
+                                                            "segment-frames", "shard", "tile-cache", "pixel-ratio", "language"])
         guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
         guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
         let input = o.positional[0]
@@ -87,11 +91,21 @@ enum PlayCommand {
         case let v?: throw CommandError("--progress takes 'json', not '\(v)'")
         }
 
+        let pixelRatio = try RenderScene.parsePixelRatio(o.values["pixel-ratio"])
         let tileCache = try TileCacheOption.parse(o.values["tile-cache"])
-        let plan = try makePlan(input: input, fps: fps, size: size, warn: out.warn)
-        guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
+        let logicalPlan = try makePlan(input: input, fps: fps, size: size, warn: out.warn)
+        guard logicalPlan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
+        // --pixel-ratio: the same cameras drawn with ratio × the pixels (the trace keeps the size in points).
+        var plan = logicalPlan
+        plan.width *= pixelRatio; plan.height *= pixelRatio
+        guard plan.width <= 16384, plan.height <= 16384 else {
+            throw CommandError("\(input): \(logicalPlan.width)x\(logicalPlan.height) at --pixel-ratio \(pixelRatio) is more than 16384 pixels a side")
+        }
         let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
         if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
+            guard pixelRatio == 1, o.values["language"] == nil else {
+                throw CommandError("--pixel-ratio and --language are not supported with --segment-frames yet")
+            }
             guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
             return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
                                      frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads, tileCache: tileCache,
@@ -113,7 +127,10 @@ enum PlayCommand {
         // then makes its renderer from the loaded data.
         var loader = StyleLoader()
         loader.tileCacheBudget = tileCache
-        let loadedStyle: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
+        loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
+        var styleToDraw: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
+        if let language = o.values["language"] { styleToDraw = try styleToDraw?.localized(into: language) }
+        let loadedStyle = styleToDraw
 
         var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
         ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
@@ -140,8 +157,8 @@ enum PlayCommand {
         }
         let planarSink = planar ? sink as? FFmpegWriter : nil
         let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert,
-                                     prefetch: prefetcher(loadedStyle, plan: plan)) {
-            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
+                                     prefetch: prefetcher(loadedStyle, plan: logicalPlan)) {
+            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h), pixelRatio: Double(pixelRatio)) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }
         do {
@@ -158,7 +175,8 @@ enum PlayCommand {
             throw commandError(error, output: outArg)
         }
         if let tracePath = o.values["trace"] {
-            var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(plan.width), height: Double(plan.height)), style: plan.style)
+            var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(logicalPlan.width), height: Double(logicalPlan.height)),
+                                           style: plan.style)
             for r in plan.records { TraceWriter.appendFrame(r, to: &bytes) }
             try writeOutput(tracePath, bytes)
         }

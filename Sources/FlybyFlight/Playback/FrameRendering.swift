@@ -39,8 +39,9 @@ public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) th
 }
 
 /// The map renderer for an already loaded style (load once, then one renderer per thread).
-public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, height: Int)) throws -> any FrameRendering {
-    MapFrameRenderer(renderer: try MapRenderer(style: loadedStyle, width: size.width, height: size.height))
+/// - Parameter pixelRatio: device pixels per point (``MapRenderer/pixelRatio``); `size` is in pixels.
+public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, height: Int), pixelRatio: Double = 1) throws -> any FrameRendering {
+    MapFrameRenderer(renderer: try MapRenderer(style: loadedStyle, width: size.width, height: size.height, pixelRatio: pixelRatio))
 }
 
 /// `FrameRendering` over the real `MapRenderer`; the attribution is part of its frame.

@@ -90,6 +90,14 @@ struct RuntimeStyle {
         try change { (s: inout RuntimeStyle) throws(InputError) in s.theme = theme }
     }
 
+    /// The language labels are shown in (``Style/localized(into:layerIDs:)``) and the layers it
+    /// applies to (nil: all), or nil for the style's own labels.
+    private(set) var localization: (language: String, layerIDs: Set<String>?)?
+
+    mutating func setLocalization(_ language: String, layerIDs: Set<String>?) throws(InputError) {
+        try change { (s: inout RuntimeStyle) throws(InputError) in s.localization = (language, layerIDs) }
+    }
+
     func layerExists(_ id: String) -> Bool { entries.contains { $0.id == id } }
     func sourceExists(_ id: String) -> Bool { sourceIDs.contains(id) }
 
@@ -170,7 +178,8 @@ struct RuntimeStyle {
             }
         }
         let document = root.setting("layers", .array(layers))
-        let style = try Style.parse(document.jsonBytes(), file: file, preset: preset).themed(theme)
+        var style = try Style.parse(document.jsonBytes(), file: file, preset: preset).themed(theme)
+        if let localization { style = try style.localized(into: localization.language, layerIDs: localization.layerIDs) }
         let base = try RuntimeStyle.sharedLoader.withLock { (loader: inout StyleLoader) throws(InputError) in try loader.load(style: style) }
         let sources = base.sources.map { s in
             guard let r = runtimeSources.first(where: { $0.id == s.id }) else { return s }

@@ -1,5 +1,6 @@
 import FlybyCore
 import FlybyData
+import Foundation
 
 /// What one frame needs to put unit Web Mercator points on the screen: the ground homography,
 /// the depth range kept after clipping, the visible ground box and the world copies.
@@ -10,8 +11,15 @@ import FlybyData
 /// axis (points, > 0 in front of the camera); it is an affine function of the ground point, so the
 /// set of ground points with `near ≤ W ≤ far` is a strip between two lines, and a polygon clipped
 /// to it never divides by ≤ 0 when projected.
+///
+/// With a device pixel ratio `r` (MapLibre's `pixelRatio`) the frame has `r` pixels per point:
+/// ``transform`` is the camera's seen through `width × height` pixels at zoom + log2 `r` (the same
+/// ground, `r` times the pixels), while ``zoom`` stays the camera's zoom, so style properties and
+/// tile choice are those of the point-sized map.
 struct FrameGeometry {
     let transform: MapTransform
+    /// The camera seen through the frame's size in points (pixels / ratio): what picks tiles.
+    let tileTransform: MapTransform
     let homography: Homography
     let worldSize: Double
     let zoom: Double
@@ -31,9 +39,19 @@ struct FrameGeometry {
     /// Most world copies drawn either side (zoom 0 on a very wide screen needs ~3).
     static let maxCopies = 4
 
-    init(camera: CameraState, width: Int, height: Int) {
+    init(camera: CameraState, width: Int, height: Int, pixelRatio r: Double = 1) {
         let size = ScreenSize(width: Double(width), height: Double(height))
-        transform = MapTransform(size: size, state: camera)
+        if r == 1 {
+            transform = MapTransform(size: size, state: camera)
+            tileTransform = transform
+        } else {
+            var scaled = camera
+            scaled.zoom += log2(r)
+            scaled.padding = EdgeInsets(top: camera.padding.top * r, left: camera.padding.left * r,
+                                        bottom: camera.padding.bottom * r, right: camera.padding.right * r)
+            transform = MapTransform(size: size, state: scaled)
+            tileTransform = MapTransform(size: ScreenSize(width: Double(width) / r, height: Double(height) / r), state: camera)
+        }
         homography = transform.groundHomography
         worldSize = transform.worldSize
         zoom = camera.zoom

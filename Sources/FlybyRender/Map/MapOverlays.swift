@@ -56,7 +56,9 @@ extension MapRenderer {
     /// Scale bar (bottom-left), compass (top-right, only when the bearing is not 0) and the
     /// attribution (bottom-right, always), drawn by the one ornament drawer (``MapOrnaments``).
     mutating func drawOrnaments(_ camera: CameraState, _ g: FrameGeometry, _ view: PixelBufferView) {
-        MapOrnaments.draw(camera: camera, width: width, height: height, scaleBar: showsOrnaments && showsScaleBar,
+        // At a pixel ratio ≠ 1 the scale bar measures frame pixels (the camera at zoom + log2 ratio).
+        MapOrnaments.draw(camera: pixelRatio == 1 ? camera : g.transform.state, width: width, height: height,
+                          scaleBar: showsOrnaments && showsScaleBar,
                           compass: showsOrnaments && showsCompass, attribution: attribution,
                           path: &path, painter: &painter, text: &text, view: view)
     }

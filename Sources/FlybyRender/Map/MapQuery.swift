@@ -42,7 +42,7 @@ extension MapRenderer {
     public func queryFeatures(in rect: ScreenRect, camera: CameraState, tolerance: Double = 0) -> [QueriedFeature] {
         guard rect.x.isFinite, rect.y.isFinite, rect.width.isFinite, rect.height.isFinite, rect.width >= 0, rect.height >= 0,
               tolerance.isFinite else { return [] }
-        let g = FrameGeometry(camera: camera, width: width, height: height)
+        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
         var result = symbolFeatures(in: rect, g)
         // The ground is only drawn below the horizon.
         guard rect.maxY > g.horizonY else { return result }

@@ -35,6 +35,11 @@ public struct MapRenderer {
     /// Frame size in pixels.
     public let width: Int
     public let height: Int
+    /// Device pixels per point (MapLibre's `pixelRatio`, 1…4): the frame shows the map of a
+    /// `width / pixelRatio × height / pixelRatio` point screen with every length (line widths,
+    /// text, icons, offsets) `pixelRatio` times as many pixels. Cameras and screen points given to
+    /// the renderer are in frame pixels for queries, and the camera's padding is in points.
+    public let pixelRatio: Double
     /// Feature state read by `feature-state` expressions (e.g. `select` on a tapped country).
     public var featureStates = FeatureStateStore() { didSet { stateGeneration &+= 1 } }
     /// Counts changes of ``featureStates``, so memos of state-dependent values know when to forget.
@@ -100,6 +105,13 @@ public struct MapRenderer {
     /// The labels and icons placed for the current frame, in drawing order.
     var symbolDraws: [SymbolDraw] = []
     var images: [String: PixelBuffer] = [:]
+    /// How each image in ``images`` is drawn (its pixel ratio, SDF, stretch zones); absent: a
+    /// plain 1× image.
+    var imageInfo: [String: SpriteImageInfo] = [:]
+    /// Images that symbol layers name but nobody provides, warned about once per name.
+    public var missingImages = MissingImageReport()
+    /// The distance fields of the SDF images drawn so far, by name (see ``GlyphDistanceField/init(sdfIcon:)``).
+    var iconFields: [String: GlyphDistanceField] = [:]
     /// Draw only the style layers whose index is in this range (nil: all), for per-layer timing
     /// and debugging; background layers, the sky and the ornaments are always drawn.
     public var layerRange: Range<Int>?
@@ -126,9 +138,14 @@ public struct MapRenderer {
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
     /// - Precondition: `width, height > 0`.
-    public init(style: LoadedStyle, width: Int, height: Int) throws(FontError) {
+    /// - Parameter pixelRatio: device pixels per point (``pixelRatio``); the style is scaled
+    ///   for it once here (``LoadedStyle/scaled(byPixelRatio:)``). Load the sprite's `@2x` sheet
+    ///   (``StyleLoader/spritePixelRatio``) for ratios ≥ 2.
+    public init(style: LoadedStyle, width: Int, height: Int, pixelRatio: Double = 1) throws(FontError) {
         precondition(width > 0 && height > 0, "MapRenderer size must be positive")
-        self.style = style
+        precondition(pixelRatio >= 1 && pixelRatio <= 4, "MapRenderer pixel ratio must be in 1…4")
+        self.style = style.scaled(byPixelRatio: pixelRatio)
+        self.pixelRatio = pixelRatio
         self.width = width
         self.height = height
         painter = Painter(width: width, height: height)
@@ -137,6 +154,7 @@ public struct MapRenderer {
         tiles = TiledSourceFrame(style: style)
         rasters = RasterFrame(style: style)
         images = style.sprite?.images ?? [:]
+        imageInfo = style.sprite?.info ?? [:]
         attribution = MapRenderer.attribution(for: style)
         text = try TextRenderer(glyphs: nil)
         if let template = style.style.glyphs {
@@ -160,10 +178,20 @@ public struct MapRenderer {
     /// - Parameter image: premultiplied pixels; drawn at 1 image pixel per screen pixel × `icon-size`.
     public mutating func addImage(name: String, image: PixelBuffer) {
         images[name] = image
+        imageInfo[name] = nil
+        iconFields[name] = nil
+    }
+
+    /// Adds (or replaces) an image drawn as described by `info` (its pixel ratio: image pixels
+    /// per screen pixel at `icon-size` 1; `sdf`: a distance field tinted by `icon-color`).
+    public mutating func addImage(name: String, image: PixelBuffer, info: SpriteImageInfo) {
+        images[name] = image
+        imageInfo[name] = info
+        iconFields[name] = nil
     }
 
     /// Removes an image added with ``addImage(name:image:)``.
-    public mutating func removeImage(name: String) { images[name] = nil }
+    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil }
 
     /// The label and icon boxes placed in the last frame (screen pixels), for tests and debugging.
     public var placedSymbolBoxes: [SymbolBox] { placer.placed }
@@ -175,9 +203,9 @@ public struct MapRenderer {
     ///   - buffer: the frame; it must be `width × height` (it is replaced when it is not).
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
-        let g = FrameGeometry(camera: camera, width: width, height: height)
-        if !tiles.isEmpty { tiles.prepare(style: style, transform: g.transform) }
-        if !rasters.isEmpty { rasters.prepare(style: style, transform: g.transform) }
+        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
+        if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
+        if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
@@ -479,8 +507,9 @@ public struct MapRenderer {
     /// `fill-translate-anchor`).
     func screenTranslation(_ layer: StyleLayer, _ translate: StyleProperty, _ anchor: StyleProperty, _ g: FrameGeometry)
         -> (x: Double, y: Double) {
-        let t = layer.numbers(translate, zoom: g.zoom) ?? []
+        var t = layer.numbers(translate, zoom: g.zoom) ?? []
         guard t.count == 2, t[0] != 0 || t[1] != 0 else { return (0, 0) }
+        t[0] *= pixelRatio; t[1] *= pixelRatio  // points → pixels
         if layer.string(anchor, zoom: g.zoom) == "viewport" { return (t[0], t[1]) }
         let b = -g.transform.state.bearing * Double.pi / 180
         let c = mapCos(b), s = mapSin(b)

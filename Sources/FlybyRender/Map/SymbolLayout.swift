@@ -22,6 +22,10 @@ struct SymbolLayout {
     var iconRotate = 0.0
     /// Where the icon's box goes and how it collides (`icon-anchor`, `icon-offset` in image pixels × scale, …).
     var icon = Box()
+    /// `icon-text-fit` (`none`, `width`, `height`, `both`) and `icon-text-fit-padding` in frame
+    /// pixels, `[top, right, bottom, left]`.
+    var iconTextFit = "none"
+    var iconTextFitPadding: [Double] = []
 
     /// The properties the text and the icon each have: `*-anchor`, `*-offset` (in pixels here),
     /// `*-padding`, `*-allow-overlap`, `*-optional`.
@@ -51,6 +55,7 @@ struct SymbolLayout {
         .symbolPlacement, .textFont, .textField, .textTransform, .iconImage, .textSize, .textLetterSpacing,
         .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
         .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap, .iconOptional,
+        .iconTextFit, .iconTextFitPadding,
     ]
 }
 
@@ -91,8 +96,13 @@ extension MapRenderer {
             let scale = layer.number(.iconSize, zoom: z, feature: ctx)
             layout.iconScale = scale
             layout.iconRotate = layer.number(.iconRotate, zoom: z, feature: ctx) * Double.pi / 180
-            layout.icon = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: scale, anchor: .iconAnchor, offset: .iconOffset,
+            // icon-offset is in points × icon-size (Style Specification, `icon-offset`).
+            layout.icon = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: scale * pixelRatio, anchor: .iconAnchor, offset: .iconOffset,
                                            padding: .iconPadding, allowOverlap: .iconAllowOverlap, optional: .iconOptional)
+            layout.iconTextFit = layer.string(.iconTextFit, zoom: z, feature: ctx)
+            if layout.iconTextFit != "none" {
+                layout.iconTextFitPadding = (layer.numbers(.iconTextFitPadding, zoom: z, feature: ctx) ?? []).map { $0 * pixelRatio }
+            }
         }
         memos[index].symbolLayout[f] = layout
         return layout

@@ -202,6 +202,7 @@ extension MapRenderer {
         }
         let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, font: font)
         let icon = layout.iconName.isEmpty ? nil : images[layout.iconName]
+        if icon == nil && !layout.iconName.isEmpty { missingImages.report(layout.iconName) }
         guard !layout.label.isEmpty || icon != nil else { return }
         let block = layout.block
         let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
@@ -233,16 +234,33 @@ extension MapRenderer {
             textBox?.featureIndex = f
         }
         var iconBox: SymbolBox?
-        let iconScale = layout.iconScale
+        // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
+        let iconScale = icon == nil ? layout.iconScale
+            : layout.iconScale * pixelRatio / (imageInfo[layout.iconName]?.pixelRatio ?? 1)
         let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? lineAngle : 0)
         var iconCenter = iconAnchor
+        var fitted: PixelBuffer?
+        var iconRotation = iconRotate
         if let icon {
-            let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
+            var iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
             var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
             ix += layout.icon.offset.x; iy += layout.icon.offset.y
             iconCenter = ScreenPoint(x: iconAnchor.x + ix + iw / 2, y: iconAnchor.y + iy + ih / 2)
-            let ext = iconRotate == 0 ? (iw / 2, ih / 2) : {
-                let cr = abs(mapCos(iconRotate)), sr = abs(mapSin(iconRotate))
+            if layout.iconTextFit != "none", block != nil {
+                // Stretched around the label's box, turning with the label.
+                let info = imageInfo[layout.iconName]
+                let r = IconTextFit.rectangle(fit: layout.iconTextFit, padding: layout.iconTextFitPadding,
+                                              text: (ox, oy, blockW, blockH), own: (ix, iy, iw, ih),
+                                              image: (icon.width, icon.height), info: info, scale: iconScale)
+                let pw = Int(r.w.rounded()), ph = Int(r.h.rounded())
+                fitted = IconTextFit.stretched(icon, width: max(1, pw), height: max(1, ph), info: info, scale: iconScale)
+                iw = Double(max(1, pw)); ih = Double(max(1, ph))
+                let cx = r.x + r.w / 2, cy = r.y + r.h / 2
+                iconCenter = ScreenPoint(x: anchor.x + c * cx - s * cy, y: anchor.y + s * cx + c * cy)
+                iconRotation = angle
+            }
+            let ext = iconRotation == 0 ? (iw / 2, ih / 2) : {
+                let cr = abs(mapCos(iconRotation)), sr = abs(mapSin(iconRotation))
                 return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
             }()
             let pad = layout.icon.padding
@@ -273,7 +291,24 @@ extension MapRenderer {
             placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx))
             if let icon {
                 let opacity = layer.number(.iconOpacity, zoom: z, feature: ctx)
-                symbolDraws.append(.icon(icon, center: iconCenter, scale: iconScale, rotation: iconRotate, opacity: opacity))
+                let image = fitted ?? icon, scale = fitted == nil ? iconScale : 1
+                if imageInfo[layout.iconName]?.sdf == true {
+                    // An SDF icon: its field (cached per image unless stretched), tinted.
+                    let field: GlyphDistanceField
+                    if fitted == nil, let known = iconFields[layout.iconName] {
+                        field = known
+                    } else {
+                        field = GlyphDistanceField(sdfIcon: image)
+                        if fitted == nil { iconFields[layout.iconName] = field }
+                    }
+                    let color = pixelColor(layer.color(.iconColor, zoom: z, feature: ctx), opacity)
+                    let haloColor = pixelColor(layer.color(.iconHaloColor, zoom: z, feature: ctx), opacity)
+                    let halo = layer.number(.iconHaloWidth, zoom: z, feature: ctx)
+                    symbolDraws.append(.sdfIcon(field, size: (Double(image.width), Double(image.height)), center: iconCenter,
+                                                scale: scale, rotation: iconRotation, color: color, halo: halo, haloColor: haloColor))
+                } else {
+                    symbolDraws.append(.icon(image, center: iconCenter, scale: scale, rotation: iconRotation, opacity: opacity))
+                }
             }
         }
         if let b = textBox, textOK, let block {
@@ -296,6 +331,13 @@ extension MapRenderer {
             switch draw {
             case let .icon(image, center, scale, rotation, opacity):
                 drawImage(image, center: center, scale: scale, rotation: rotation, opacity: opacity, rows: painter.rows, view)
+            case let .sdfIcon(field, size, center, scale, rotation, color, halo, haloColor):
+                // One "glyph" whose em is 48 image pixels, centred on `center` (GlyphFieldPainter's mapping).
+                let em = Double(GlyphDistanceField.iconTexelsPerEm) * scale
+                text.glyphPainter.glyphs.append(PlacedGlyph(field: field, pixelSize: Float(em),
+                                                            offset: (-size.w * scale / 2, -size.h * scale / 2), origin: center,
+                                                            cos: mapCos(rotation), sin: mapSin(rotation)))
+                text.glyphPainter.draw(color: color, halo: halo, haloColor: haloColor, clip: painter.rowRect, into: view)
             case let .text(block, font, px, origin, pivot, c, s, color, halo, haloColor):
                 text.appendBlock(block, font: font, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
                 text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
@@ -383,6 +425,10 @@ extension MapRenderer {
 enum SymbolDraw {
     /// An image centred at `center` (pixels), scaled, rotated (radians, clockwise on screen).
     case icon(PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double)
+    /// An SDF icon of `size` image pixels: its field drawn `scale` frame pixels per image pixel,
+    /// tinted `color` over a `halo`-px halo (`icon-color`, `icon-halo-*`; opacity already applied).
+    case sdfIcon(GlyphDistanceField, size: (w: Double, h: Double), center: ScreenPoint, scale: Double, rotation: Double,
+                 color: Color, halo: Double, haloColor: Color)
     /// A laid-out text block whose point `pivot` lands on `origin`, rotated by (`cos`, `sin`).
     case text(TextBlock, font: LabelFontID, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
               color: Color, halo: Double, haloColor: Color)

@@ -53,7 +53,9 @@ enum ExpressionCompiler {
             }
             return e
         }
-        if type == .formatted, let text = c.node.stringValue, let tokens = tokenExpression(text) {
+        // `text-field` and `icon-image` take `{token}` strings (Style Specification, Layers,
+        // "tokens: supported"): "{class}_11" names the image of the feature's `class`.
+        if type == .formatted || type == .image, let text = c.node.stringValue, let tokens = tokenExpression(text) {
             return StyleExpression(tokens, type: .string)
         }
         return StyleExpression(.constant(try literal(c, property)), type: exprType(type).flatMap { t in

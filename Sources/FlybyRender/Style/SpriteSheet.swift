@@ -12,6 +12,11 @@ public struct SpriteSheet: Sendable {
     public let sdfNames: Set<String>
     /// The sheet's pixel ratio (1 for `name.png`, 2 for `name@2x.png`).
     public let pixelRatio: Double
+    /// How each image is drawn: its own `pixelRatio` (default the sheet's), `sdf`, and the
+    /// `stretchX`, `stretchY` and `content` of `icon-text-fit` (Style Specification, "Sprite").
+    public let info: [String: SpriteImageInfo]
+    /// The most stretch zones one image may list along each axis.
+    public static let maximumStretchZones = 64
 
     /// The most images one sheet may list (real sheets have a few hundred).
     public static let maximumImages = 10_000
@@ -26,7 +31,7 @@ public struct SpriteSheet: Sendable {
     public init(path: String, pixelRatio: Int = 1) throws(InputError) {
         let suffix = pixelRatio >= 2 ? "@2x" : ""
         let jsonPath = path + suffix + ".json", pngPath = path + suffix + ".png"
-        let doc = try JSONDocument(file: jsonPath, bytes: try FileInput.read(jsonPath, maxBytes: 16 << 20))
+        let jsonBytes = try FileInput.read(jsonPath, maxBytes: 16 << 20)
         let sheet: PNGImage
         let pngBytes = try FileInput.read(pngPath, maxBytes: 64 << 20)
         do throws(MediaError) {
@@ -34,12 +39,21 @@ public struct SpriteSheet: Sendable {
         } catch {
             throw InputError(file: pngPath, message: "cannot decode the sprite image: \(error)")
         }
+        try self.init(json: jsonBytes, file: jsonPath, sheet: sheet, pixelRatio: pixelRatio)
+    }
+
+    /// Cuts the images that the sprite JSON `json` (read from `file`, for errors) lists out of the
+    /// decoded sheet `sheet`.
+    /// - Throws: ``InputError`` naming `file` and the entry (see ``init(path:pixelRatio:)``).
+    public init(json: [UInt8], file: String, sheet: PNGImage, pixelRatio: Int = 1) throws(InputError) {
+        let doc = try JSONDocument(file: file, bytes: json)
         let members = try doc.cursor.members()
         guard members.count <= SpriteSheet.maximumImages else {
             throw doc.cursor.error("a sprite sheet of \(members.count) images (at most \(SpriteSheet.maximumImages))")
         }
         var images: [String: PixelBuffer] = [:]
         var sdf: Set<String> = []
+        var info: [String: SpriteImageInfo] = [:]
         var pixels = 0
         for (name, entry) in members {
             try entry.rejectUnknownKeys(["x", "y", "width", "height", "pixelRatio", "sdf", "content", "stretchX", "stretchY"])
@@ -59,11 +73,67 @@ public struct SpriteSheet: Sendable {
                 for col in 0..<w { image.pixels[row * w + col] = sheet.pixels[(y + row) * sheet.width + x + col] }
             }
             images[name] = image
-            if try entry.member("sdf")?.bool() == true { sdf.insert(name) }
+            var item = SpriteImageInfo(pixelRatio: Double(max(1, pixelRatio)))
+            if let r = try entry.member("pixelRatio") { item.pixelRatio = try r.double(in: 0.25...8, what: "pixelRatio") }
+            if try entry.member("sdf")?.bool() == true { sdf.insert(name); item.sdf = true }
+            item.stretchX = try SpriteSheet.zones(entry.member("stretchX"), length: w, name: name)
+            item.stretchY = try SpriteSheet.zones(entry.member("stretchY"), length: h, name: name)
+            if let c = try entry.member("content") {
+                let v = try c.elements()
+                guard v.count == 4 else { throw c.error("the content box of '\(name)' must be [left, top, right, bottom]") }
+                let l = try v[0].double(in: 0...Double(w), what: "left"), t = try v[1].double(in: 0...Double(h), what: "top")
+                let r = try v[2].double(in: l...Double(w), what: "right"), b = try v[3].double(in: t...Double(h), what: "bottom")
+                item.content = (l, t, r, b)
+            }
+            info[name] = item
         }
         self.images = images
+        self.info = info
         sdfNames = sdf
         self.pixelRatio = Double(max(1, pixelRatio))
+    }
+}
+
+extension SpriteSheet {
+    /// `stretchX` / `stretchY`: `[[from, to], …]` in image pixels, each inside 0…`length`, in order.
+    static func zones(_ c: JSONCursor?, length: Int, name: String) throws(InputError) -> [ClosedRange<Double>] {
+        guard let c else { return [] }
+        let items = try c.elements()
+        guard items.count <= SpriteSheet.maximumStretchZones else {
+            throw c.error("'\(name)' lists \(items.count) stretch zones (at most \(SpriteSheet.maximumStretchZones))")
+        }
+        var out: [ClosedRange<Double>] = []
+        var last = 0.0
+        for item in items {
+            let pair = try item.elements()
+            guard pair.count == 2 else { throw item.error("a stretch zone of '\(name)' must be [from, to]") }
+            let a = try pair[0].double(in: last...Double(length), what: "from")
+            let b = try pair[1].double(in: a...Double(length), what: "to")
+            out.append(a...b)
+            last = b
+        }
+        return out
+    }
+}
+
+/// How one image of a sprite (or one added by name) is drawn. Lengths in image pixels.
+public struct SpriteImageInfo: Sendable, Equatable {
+    /// Image pixels per screen pixel at `icon-size` 1 (2 for an `@2x` image).
+    public var pixelRatio: Double
+    /// A signed distance field in the alpha channel (coverage 0.75 at the edge, as glyphs),
+    /// tinted by `icon-color` with an `icon-halo-*` halo.
+    public var sdf = false
+    /// Columns / rows that stretch under `icon-text-fit` (the rest keep their size); empty: stretch all.
+    public var stretchX: [ClosedRange<Double>] = []
+    public var stretchY: [ClosedRange<Double>] = []
+    /// The part that the text must fit in under `icon-text-fit`: left, top, right, bottom (nil: the whole image).
+    public var content: (left: Double, top: Double, right: Double, bottom: Double)?
+
+    public init(pixelRatio: Double = 1, sdf: Bool = false) { self.pixelRatio = pixelRatio; self.sdf = sdf }
+
+    public static func == (a: SpriteImageInfo, b: SpriteImageInfo) -> Bool {
+        a.pixelRatio == b.pixelRatio && a.sdf == b.sdf && a.stretchX == b.stretchX && a.stretchY == b.stretchY
+            && a.content.map { [$0.left, $0.top, $0.right, $0.bottom] } == b.content.map { [$0.left, $0.top, $0.right, $0.bottom] }
     }
 }
 

@@ -124,7 +124,7 @@ public struct StyleLoader: Sendable {
     var rasterSets: [String: RasterTileSet] = [:]
     /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
     public var tileCacheBudget = 256 << 20
-    /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`).
+    /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`, when the sprite has one).
     public var spritePixelRatio = 1
     /// Where warnings go (one line each, no newline): standard error unless the host takes them.
     /// A style that sets a property the renderer does not draw is loaded and the property named
@@ -267,7 +267,9 @@ public struct StyleLoader: Sendable {
             let json = StyleLoader.localPath(sprite.path + ".json")
             let path = json.hasSuffix(".json") ? String(json.dropLast(".json".count)) : sprite.path
             do throws(InputError) {
-                result.sprite = try SpriteSheet(path: path, pixelRatio: spritePixelRatio)
+                // The @2x sheet when asked for and present, else the 1× sheet (drawn scaled up).
+                let ratio = spritePixelRatio >= 2 && FileInput.isFile(path + "@2x.json") ? 2 : 1
+                result.sprite = try SpriteSheet(path: path, pixelRatio: ratio)
             } catch {
                 var e = sprite.location
                 e.message = "cannot read the sprite: \(error) (while reading \(path))"

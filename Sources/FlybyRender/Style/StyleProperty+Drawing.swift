@@ -27,7 +27,7 @@ extension StyleProperty {
         case .textMaxAngle: return .notDrawn("line labels are not bent along their line")
         case .textKeepUpright: return .notDrawn("labels are always drawn upright")
         case .textHaloBlur: return .notDrawn("halos have a sharp edge")
-        case .iconColor: return .notDrawn("icons keep their own colours (no SDF recolouring)")
+        case .iconHaloBlur: return .notDrawn("icon halos have a sharp edge")
         case .fogGroundBlend, .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
         case .rasterFadeDuration: return .notDrawn("raster tiles appear at once, without a fade")
         case .textPitchAlignment, .iconPitchAlignment:

@@ -84,6 +84,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case iconOpacity = "icon-opacity", iconColor = "icon-color"
     case textTranslate = "text-translate", textTranslateAnchor = "text-translate-anchor"
     case iconTranslate = "icon-translate", iconTranslateAnchor = "icon-translate-anchor"
+    case iconHaloColor = "icon-halo-color", iconHaloWidth = "icon-halo-width", iconHaloBlur = "icon-halo-blur"
+    case iconTextFit = "icon-text-fit", iconTextFitPadding = "icon-text-fit-padding"
     // sky (MapLibre's root `sky` object)
     case skyColor = "sky-color", horizonColor = "horizon-color", fogColor = "fog-color"
     case skyHorizonBlend = "sky-horizon-blend", horizonFogBlend = "horizon-fog-blend"
@@ -138,7 +140,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .textAnchor, .textOffset, .textRotate, .textPadding, .textTransform, .textMaxAngle, .textKeepUpright,
              .textAllowOverlap, .textIgnorePlacement, .textOptional,
              .iconImage, .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap,
-             .iconIgnorePlacement, .iconOptional,
+             .iconIgnorePlacement, .iconOptional, .iconTextFit, .iconTextFitPadding,
              .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment:
             return .layout
         case .skyColor, .horizonColor, .fogColor, .skyHorizonBlend, .horizonFogBlend, .fogGroundBlend, .atmosphereBlend:
@@ -153,7 +155,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     public var valueType: PropertyValueType {
         switch self {
         case .backgroundColor, .fillColor, .fillOutlineColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor,
-             .textColor, .textHaloColor, .iconColor, .skyColor, .horizonColor, .fogColor,
+             .textColor, .textHaloColor, .iconColor, .iconHaloColor, .skyColor, .horizonColor, .fogColor,
              .hillshadeShadowColor, .hillshadeHighlightColor, .hillshadeAccentColor:
             return .color
         case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
@@ -178,6 +180,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textPitchAlignment, .iconPitchAlignment: return .enumeration(["viewport", "auto"])
         case .fillTranslate, .fillExtrusionTranslate, .textTranslate, .iconTranslate, .lineTranslate, .circleTranslate: return .numberArray(count: 2)
         case .lineDasharray: return .numberArray(count: nil)
+        case .iconTextFit: return .enumeration(["none", "width", "height", "both"])
+        case .iconTextFitPadding: return .numberArray(count: 4)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
         case .textField: return .formatted
@@ -192,7 +196,9 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .backgroundColor, .fillColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor, .textColor, .iconColor:
             return .color(.black)
         case .fillOutlineColor: return .null  // null: use fill-color
-        case .textHaloColor: return .color(.transparent)
+        case .textHaloColor, .iconHaloColor: return .color(.transparent)
+        case .iconTextFit: return .string("none")
+        case .iconTextFitPadding: return .array([.number(0), .number(0), .number(0), .number(0)])
         case .skyColor: return .color(StyleColor(r8: 0x88, g8: 0xC6, b8: 0xFC))
         case .horizonColor: return .color(.white)
         case .fogColor: return .color(.white)
@@ -255,8 +261,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .hillshadeIlluminationDirection: return 0...359
         case .rasterFadeDuration: return 0...Double.greatestFiniteMagnitude
         case .lineWidth, .lineGapWidth, .lineBlur, .circleRadius, .circleBlur, .circleStrokeWidth, .textSize,
-             .textMaxWidth, .textHaloWidth, .textHaloBlur, .textPadding, .iconPadding, .iconSize, .lineMiterLimit,
-             .lineRoundLimit, .textMaxAngle, .fillExtrusionHeight, .fillExtrusionBase:
+             .textMaxWidth, .textHaloWidth, .textHaloBlur, .iconHaloWidth, .iconHaloBlur, .textPadding, .iconPadding, .iconSize,
+             .lineMiterLimit, .lineRoundLimit, .textMaxAngle, .fillExtrusionHeight, .fillExtrusionBase:
             return 0...Double.greatestFiniteMagnitude
         case .symbolSpacing: return 1...Double.greatestFiniteMagnitude
         default: return nil

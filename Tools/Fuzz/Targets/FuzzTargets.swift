@@ -13,6 +13,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case flight, style, geojson, gpx, trace, mvt, pmtiles
     /// The raster-tile image decoders (PNG, JPEG through libturbojpeg, WebP through libwebp; issue 19).
     case image
+    /// Sprite JSON (issue 18) over a fixed 64 × 64 sheet.
+    case sprite
     /// The flight parser alone (no simulation), so it reaches millions of runs (issue 14).
     case flightParser = "flight-parser"
     /// Glyph PBFs (the style's `glyphs`, one 256-code-point range a file), decoded and converted
@@ -89,6 +91,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                       g.bitmap.count == (g.width == 0 || g.height == 0 ? 0 : (g.width + 6) * (g.height + 6)) else { return false }
             }
             return range.fieldByteCount() <= range.glyphs.count * (PBFGlyph.maxSide + 26) * (PBFGlyph.maxSide + 26)
+        case .sprite:
+            guard let s = try? SpriteSheet(json: bytes, file: "fuzz-sprite.json", sheet: FuzzTarget.spriteSheet) else { return true }
+            // Every image lies inside the sheet, and its stretch zones and content inside the image.
+            for (name, image) in s.images {
+                guard image.width <= 64, image.height <= 64, let info = s.info[name] else { return false }
+                for z in info.stretchX where z.lowerBound < 0 || z.upperBound > Double(image.width) { return false }
+                for z in info.stretchY where z.lowerBound < 0 || z.upperBound > Double(image.height) { return false }
+            }
+            return true
         case .pmtiles:
             guard let archive = try? PMTilesArchive(bytes: bytes, name: "fuzz.pmtiles") else { return true }
             _ = try? archive.info().json()
@@ -99,4 +110,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         }
     }
+}
+
+extension FuzzTarget {
+    /// The sheet the sprite target's JSON is cut from: 64 × 64, a gradient of alphas (so SDF
+    /// entries take both the field and the mask path).
+    static let spriteSheet: PNGImage = {
+        var pixels = [UInt32](repeating: 0, count: 64 * 64)
+        for y in 0..<64 { for x in 0..<64 { pixels[y * 64 + x] = UInt32((x * 4 + y) & 0xFF) << 24 } }
+        return PNGImage(width: 64, height: 64, pixels: pixels)
+    }()
 }
