@@ -114,11 +114,17 @@ extension MapRenderer {
             }
         }
         guard opacity < 1 else { return draw(view) }
-        // Translucent: drawn opaque into a scratch frame (transparent), then composited once.
-        var scratch = PixelBuffer(width: view.width, height: view.height)
+        // Translucent: drawn opaque into a scratch frame (transparent), then composited once. The
+        // frame is kept between layers and frames (taken out of `self` while drawing into it);
+        // only this painter's rows are cleared and read.
+        var scratch = extrusionScratch ?? PixelBuffer(width: view.width, height: view.height)
+        extrusionScratch = nil
+        if scratch.width != view.width || scratch.height != view.height { scratch = PixelBuffer(width: view.width, height: view.height) }
+        defer { extrusionScratch = scratch }
         scratch.withView { s in
-            draw(s)
             let rows = painter.rowRect
+            s.fill(rows, premultiplied: 0)
+            draw(s)
             let k = UInt32((opacity * 255).rounded())
             for y in rows.minY..<rows.maxY {
                 let from = s.row(y), to = view.row(y)

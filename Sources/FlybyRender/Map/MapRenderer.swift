@@ -134,6 +134,8 @@ public struct MapRenderer {
     /// Where the bands split the frame (row indices, 0 … height), moved after each frame to
     /// balance the work (see ``balancedBands(_:costs:height:)``).
     var bandBounds: [Int] = []
+    /// The scratch frame of translucent `fill-extrusion` layers (ExtrusionDrawing.swift), reused.
+    var extrusionScratch: PixelBuffer?
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
