@@ -4,7 +4,8 @@
 /// `simulation.mapboxMap`, so guide code such as `mapView.mapboxMap.setCamera(to:)` reads the same.
 ///
 /// Every camera change goes through `setCamera(to:)`, which refuses non-finite values, applies the
-/// anchor, clamps to the camera bounds and sends `onCameraChanged` when the camera moved.
+/// anchor, clamps to the camera bounds, keeps the eye above the ``terrain`` (when there is one)
+/// and sends `onCameraChanged` when the camera moved.
 public final class FlybyMap {
     public private(set) var size: ScreenSize
     /// The camera; during the animators phase of a tick, the fields written so far (clamped
@@ -35,6 +36,33 @@ public final class FlybyMap {
         self.pendingState = committedState
     }
 
+    /// The 3D terrain the camera stays above (nil: a flat map, the default). Setting it re-clamps
+    /// the camera. Every later camera change, by animations, gestures and viewport transitions
+    /// alike, is kept above it by ``Terrain/constrain(_:from:size:)`` after the camera bounds are applied, so
+    /// the terrain wins over `minZoom` when the two disagree (the eye never goes underground).
+    public var terrain: Terrain? {
+        didSet { reclamp() }
+    }
+
+    /// The ground's height in metres at `coordinate` (Mapbox `MapboxMap.elevation(at:)`), nil
+    /// without terrain or where its DEM has no data.
+    public func elevation(at coordinate: LocationCoordinate2D) -> Double? {
+        terrain?.elevation(coordinate)
+    }
+
+    /// The eye's altitude in metres above sea level (with terrain; nil without).
+    public var eyeAltitude: Double? {
+        terrain?.eye(of: cameraState, size: size).altitude
+    }
+
+    /// The camera bounds, then the terrain, applied to `state` (the camera after a change of
+    /// the committed one).
+    private func constrained(_ state: CameraState) -> CameraState {
+        let s = cameraBounds.constrain(state, size: size)
+        guard let terrain else { return s }
+        return terrain.constrain(s, from: committedState, size: size)
+    }
+
     /// The current projection.
     public var transform: MapTransform { MapTransform(size: size, state: cameraState) }
 
@@ -58,8 +86,7 @@ public final class FlybyMap {
             }
             return
         }
-        let constrained = cameraBounds.constrain(applying(options, to: committedState), size: size)
-        commit(constrained)
+        commit(constrained(applying(options, to: committedState)))
     }
 
     /// Starts the animators phase of a tick: until `endAnimatorWrites()`, `setCamera` only records
@@ -73,7 +100,7 @@ public final class FlybyMap {
     package func endAnimatorWrites() {
         guard isBatching else { return }
         isBatching = false
-        commit(cameraBounds.constrain(pendingState, size: size))
+        commit(constrained(pendingState))
     }
 
     private func commit(_ constrained: CameraState) {
@@ -118,7 +145,7 @@ public final class FlybyMap {
     }
 
     private func reclamp() {
-        commit(cameraBounds.constrain(committedState, size: size))
+        commit(constrained(committedState))
     }
 
     public func beginAnimation() { animationCount += 1 }

@@ -55,7 +55,7 @@ extension Style {
 
     init(copying s: Style, layers: [StyleLayer], sky: StyleSky?) {
         name = s.name; file = s.file; camera = s.camera; sources = s.sources; sprite = s.sprite
-        self.layers = layers; self.sky = sky; light = s.light; preset = s.preset; presetNames = s.presetNames; glyphs = s.glyphs
+        self.layers = layers; self.sky = sky; light = s.light; terrain = s.terrain; preset = s.preset; presetNames = s.presetNames; glyphs = s.glyphs
     }
 }
 

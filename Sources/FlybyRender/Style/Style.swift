@@ -26,6 +26,8 @@ public struct Style: Sendable {
     public let sky: StyleSky?
     /// The root `light` (the default light when the style has none); shades `fill-extrusion`.
     public let light: StyleLight
+    /// The root `terrain` (nil: a flat map); see ``StyleTerrain``.
+    public let terrain: StyleTerrain?
     /// The sprite sheet (`sprite`): the path without extension (`name` for `name.json` +
     /// `name.png`), resolved against the style file's folder, and where it is in the style.
     public let sprite: (path: String, location: InputError)?
@@ -58,7 +60,7 @@ public struct Style: Sendable {
     /// change no pixel), and `transition` (the style's default property transition: Flyby applies
     /// a runtime style change at once, so it changes no frame either).
     static let rootKeys: Set<String> = ["version", "name", "metadata", "center", "zoom", "bearing", "pitch",
-                                        "sources", "layers", "sky", "light", "glyphs", "sprite",
+                                        "sources", "layers", "sky", "light", "terrain", "glyphs", "sprite",
                                         "id", "owner", "created", "modified", "draft", "visibility", "transition"]
 
     init(_ root: JSONCursor, file: String, preset: String) throws(InputError) {
@@ -135,6 +137,7 @@ public struct Style: Sendable {
         }
 
         var light = try root.member("light").map { (c: JSONCursor) throws(InputError) in try StyleLight.parse(c) } ?? StyleLight()
+        terrain = try root.member("terrain").map { (c: JSONCursor) throws(InputError) in try StyleTerrain.parse(c, sources: sources) }
 
         // Sky.
         var sky: StyleSky?

@@ -78,6 +78,9 @@ public struct LoadedStyle: Sendable {
     public let rasterSets: [RasterTileSet?]
     /// The style's sprite sheet, when it names one.
     public var sprite: SpriteSheet?
+    /// The ground's height from the style's `terrain` (nil without one, or when its source has
+    /// no tile set): what keeps the camera above the relief.
+    public let terrainElevation: TerrainElevation?
 
     /// A parsed style with its loaded sources.
     /// - Precondition: one source per ``Style/sources`` entry, same order and ids, and no tile
@@ -90,6 +93,11 @@ public struct LoadedStyle: Sendable {
         self.tileSets = tileSets.isEmpty ? Array(repeating: nil, count: sources.count) : tileSets
         precondition(rasterSets.isEmpty || rasterSets.count == sources.count, "LoadedStyle raster sets must match the style's sources")
         self.rasterSets = rasterSets.isEmpty ? Array(repeating: nil, count: sources.count) : rasterSets
+        if let t = style.terrain, let k = style.sourceIndex(id: t.source), let set = self.rasterSets[k] {
+            terrainElevation = TerrainElevation(tiles: set, exaggeration: t.exaggeration)
+        } else {
+            terrainElevation = nil
+        }
     }
 
     /// The source a layer draws (nil for `background`).
@@ -108,7 +116,7 @@ public struct LoadedStyle: Sendable {
 public struct StyleLoader: Sendable {
     /// The built-in style names.
     public static let builtinStyles = ["world", "city", "standard", "osm-bright", "osm-bright-3d", "positron", "world-tiles",
-                                       "world-toner", "whitney-topo", "jacksboro-hillshade"]
+                                       "world-toner", "whitney-topo", "jacksboro-hillshade", "jacksboro-terrain"]
 
     /// Where the built-in OpenMapTiles styles open: their style files keep OpenMapTiles' own root
     /// camera (the whole world), but the archive they ship with covers central Helsinki, so a

@@ -189,6 +189,12 @@ public final class RasterTileSet: Sendable {
         return tile
     }
 
+    /// The pixel size of the source's DEM tiles, nil until the first one is decoded.
+    var demPixelSize: Int? {
+        let n = demSize.load(ordering: .relaxed)
+        return n > 0 ? n : nil
+    }
+
     /// Bytes of decoded image tiles now cached.
     public var cachedBytes: Int { images.withLock { $0.bytes } }
 }
