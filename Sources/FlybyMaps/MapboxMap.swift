@@ -13,7 +13,11 @@ import Foundation
 public final class MapboxMap {
     /// The camera model the simulation drives (FlybyCore).
     public let map: FlybyMap
-    var runtime: RuntimeStyle
+    var runtime: RuntimeStyle {
+        didSet { followTerrain() }
+    }
+    /// The DEM the camera's terrain reads (the loaded style's ``LoadedStyle/terrainElevation``).
+    private var terrainSource: TerrainElevation?
     /// Feature state read by `feature-state` expressions.
     public private(set) var featureStates = FeatureStateStore() {
         didSet { placementIsStale = true }
@@ -35,7 +39,21 @@ public final class MapboxMap {
     init(map: FlybyMap, runtime: RuntimeStyle) {
         self.map = map
         self.runtime = runtime
+        followTerrain()
     }
+
+    /// Gives the camera the loaded style's `terrain` (or none), when it changed.
+    private func followTerrain() {
+        let dem = runtime.loaded?.terrainElevation
+        guard dem !== terrainSource else { return }
+        terrainSource = dem
+        map.terrain = dem?.terrain()
+    }
+
+    /// The ground's height in metres at `coordinate` with the style's `terrain` (exaggeration
+    /// applied), nil without terrain or where its DEM has no data (Mapbox
+    /// `MapboxMap.elevation(at:)`). The camera's eye is kept above it (``FlybyMap/terrain``).
+    public func elevation(at coordinate: LocationCoordinate2D) -> Double? { map.elevation(at: coordinate) }
 
     /// The v10 spelling: `mapView.mapboxMap.style.addLayer(…)` reads the same as v11's
     /// `mapView.mapboxMap.addLayer(…)`.

@@ -226,4 +226,7 @@ public struct StyleURI: RawRepresentable, Hashable, Sendable {
     public static let osmBright = StyleURI(rawValue: "osm-bright")
     /// OSM Bright with 3D buildings (docs/3d-buildings.md).
     public static let osmBright3D = StyleURI(rawValue: "osm-bright-3d")
+    /// Hillshade of the Jacksboro fault over 3D terrain (exaggeration 2): the camera stays
+    /// above the relief (docs/raster.md).
+    public static let jacksboroTerrain = StyleURI(rawValue: "jacksboro-terrain")
 }
