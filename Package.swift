@@ -1,6 +1,7 @@
 // swift-tools-version:6.2
 // Flyby: a camera animation and viewport simulation engine for maps, with a GPU-less renderer.
-// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyCLI ← flyby;
+// Dependencies run one way: FlybyCore ← FlybyData ← FlybyRender ← FlybyFlight ← FlybyExport ← FlybyCLI ← flyby;
+// FlybyExport (video export: flight or trace → frames → encoder) also sits on FlybyMedia;
 // FlybyMaps (the Mapbox-shaped API) sits on Core, Data, Render and Media. FlybyMedia (PNG, JPEG,
 // WebP, Y4M, ffmpeg) depends only on the C zlib, libwebp and libturbojpeg; the SDL window
 // (FlybyWindow) sits on CSDL2, Flight and Media.
@@ -40,7 +41,8 @@ let examples: [(name: String, folder: String)] = [
 let package = Package(
     name: "Flyby",
     products: [
-        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps", "FlybyTiles"]),
+        .library(name: "Flyby", targets: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyMaps", "FlybyTiles",
+                                          "FlybyExport"]),
         // One product per module, for a user who wants one alone (FlybyCore without the renderer).
         .library(name: "FlybyCore", targets: ["FlybyCore"]),
         .library(name: "FlybyData", targets: ["FlybyData"]),
@@ -49,6 +51,7 @@ let package = Package(
         .library(name: "FlybyMedia", targets: ["FlybyMedia"]),
         .library(name: "FlybyFlight", targets: ["FlybyFlight"]),
         .library(name: "FlybyMaps", targets: ["FlybyMaps"]),
+        .library(name: "FlybyExport", targets: ["FlybyExport"]),
         .library(name: "FlybyWindow", targets: ["FlybyWindow"]),
         .executable(name: "flyby", targets: ["flyby"]),
     ],
@@ -71,13 +74,17 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "FlybyFlight", dependencies: ["FlybyCore", "FlybyData", "FlybyRender"],
                 swiftSettings: engineSettings),
+        // Video export (issue 15 item 2): a flight or trace rendered to MP4, GIF, Y4M or PNG frames in one call.
+        .target(name: "FlybyExport", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
+                swiftSettings: swiftSettings),
         // The Mapbox-shaped host API (`MapView`, `mapboxMap`, runtime styling, annotations), headless.
         .target(name: "FlybyMaps", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyMedia"],
                 swiftSettings: swiftSettings),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "FlybyWindow", dependencies: ["CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia"],
                 swiftSettings: swiftSettings),
-        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyWindow", "FlybyTiles"],
+        .target(name: "FlybyCLI", dependencies: ["FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight", "FlybyMedia", "FlybyWindow", "FlybyTiles",
+                                                 "FlybyExport"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "flyby", dependencies: ["FlybyCLI"], swiftSettings: swiftSettings),
 
@@ -98,13 +105,17 @@ let package = Package(
         .testTarget(name: "FlybyDataTests", dependencies: ["FlybyData", "FlybyTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FlybyRenderTests", dependencies: ["FlybyRender", "FlybyTiles", "FlybyMedia", "FlybyTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyCLITests", dependencies: ["FlybyCLI", "FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCLI", "FlybyTestSupport"],
+        .testTarget(name: "FlybyCLITests", dependencies: ["FlybyCLI", "FlybyCore", "FlybyData", "FlybyFlight", "FlybyRender", "FlybyMedia",
+                                                      "FlybyExport", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyExportTests", dependencies: ["FlybyExport", "FlybyFlight", "FlybyMedia", "FlybyCore", "FlybyTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCLI", "CSQLite", "CZlib", "FlybyTestSupport"],
+        .testTarget(name: "FlybyMediaTests", dependencies: ["FlybyMedia", "FlybyTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyWindowTests", dependencies: ["FlybyWindow", "CSDL2", "FlybyCore", "FlybyData", "FlybyRender", "FlybyFlight",
+                                                         "FlybyTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCore", "FlybyData", "CSQLite", "CZlib", "FlybyTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCLI", "FlybyTestSupport", "FlybyFuzzTargets"],
+        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCore", "FlybyData", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -82,125 +82,27 @@ public enum FlybyCommandLine {
         }
     }
 
-    static let commands: [(name: String, summary: String)] = [
-        ("window", "the interactive map window (the default command)"),
-        ("trace", "run a flight script without rendering and write its camera trace"),
-        ("play", "render every frame of a flight or trace to MP4, GIF, Y4M or PNG frames"),
-        ("snapshot", "render one frame to a PNG"),
-        ("diff", "compare two traces within a tolerance"),
-        ("plot", "chart zoom, pitch, bearing, speed and viewport of a trace (PNG or SVG)"),
-        ("bench", "print benchmark figures (bench sim, bench render)"),
-        ("soak", "run a seeded random walk through the engine, checking invariants every tick"),
-        ("tiles", "inspect a tile archive (tiles info) or print one vector tile as GeoJSON (tiles decode)"),
-        ("join", "join the MP4 segments of a render farm into one video (no re-encoding)"),
-        ("plan", "print a render farm's shards as JSON lines, balanced by estimated cost"),
-        ("farm-status", "how many frames and segments of a segmented render are done"),
-        ("help", "show help for a command"),
-    ]
-
+    /// `flyby ARGS`: the command named by the first word (``CommandRegistry``), `flyby` alone
+    /// being `flyby window` on the world style (docs/formats.md §1).
     static func dispatch(_ args: [String], _ out: CommandOutput) throws {
-        // `flyby` alone is `flyby window` on the world style (docs/formats.md §1).
-        guard let first = args.first else { try WindowCommand.run([], out); return }
+        guard let first = args.first else { try CommandRegistry.run(WindowCommand.self, [], out); return }
         let rest = Array(args.dropFirst())
-        // `flyby <command> --help` answers for every command, as `flyby help <command>` does.
-        if first != "help" && commands.contains(where: { $0.name == first }) && (rest.contains("--help") || rest.contains("-h")) {
-            out.print(try help(for: first))
-            return
-        }
         switch first {
-        case "--help", "-h": out.print(usage())
-        case "--version": out.print("flyby \(version)")
-        case "help":
-            if let c = rest.first, c != "--help", c != "-h" { out.print(try help(for: c)) } else { out.print(usage()) }
-        case "trace": try TraceCommand.run(rest, out)
-        case "diff": try DiffCommand.run(rest, out)
-        case "bench": try BenchCommand.run(rest, out)
-        case "soak": try SoakCommand.run(rest, out)
-        case "tiles": try TilesCommand.run(rest, out)
-        case "play": try PlayCommand.run(rest, out)
-        case "plot": try PlotCommand.run(rest, out)
-        case "snapshot": try SnapshotCommand.run(rest, out)
-        case "window": try WindowCommand.run(rest, out)
-        case "join": try JoinCommand.run(rest, out)
-        case "plan": try PlanCommand.run(rest, out)
-        case "farm-status": try FarmStatusCommand.run(rest, out)
-        default:
+        case "--help", "-h": out.print(CommandHelp.usage()); return
+        case "--version": out.print("flyby \(version)"); return
+        case "help": try HelpCommand.show(rest, out); return
+        default: break
+        }
+        guard let command = CommandRegistry.command(named: first) else {
             if first.hasPrefix("-") { throw CommandError("unknown option '\(first)' (see 'flyby help')") }
             throw CommandError("unknown command '\(first)' (see 'flyby help')")
         }
-    }
-
-    static func usage() -> String {
-        var s = """
-        flyby \(version) — camera animation and viewport simulation for maps
-
-        usage: flyby <command> [options]
-
-        commands:
-
-        """
-        for c in commands { s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary + "\n" }
-        s += """
-
-        'flyby help <command>' shows a command's options. Exit codes: 0 success, 1 a check failed,
-        2 bad usage or input, 3 a missing program or device.
-        """
-        return s
-    }
-
-    static func help(for command: String) throws -> String {
-        switch command {
-        case "trace": return TraceCommand.help
-        case "diff": return DiffCommand.help
-        case "bench": return BenchCommand.help
-        case "soak": return SoakCommand.help
-        case "tiles": return TilesCommand.help
-        case "window": return WindowCommand.help
-        case "play": return PlayCommand.help
-        case "snapshot": return SnapshotCommand.help
-        case "plot": return PlotCommand.help
-        case "join": return JoinCommand.help
-        case "plan": return PlanCommand.help
-        case "farm-status": return FarmStatusCommand.help
-        case "help": return "usage: flyby help [COMMAND]"
-        default: throw CommandError("unknown command '\(command)' (see 'flyby help')")
+        // `flyby <command> … --help` answers for every command, as `flyby help <command>` does.
+        if rest.contains("--help") || rest.contains("-h") {
+            out.print(CommandHelp.help(for: command))
+            return
         }
-    }
-}
-
-/// Parsed options of one command: positional arguments and `--name value` / `--name=value` pairs.
-struct Options {
-    var positional: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-
-    /// - Parameters: `valued` options take a value; `flags` take none. Anything else is an error.
-    init(_ args: [String], command: String, valued: Set<String>, flags allowedFlags: Set<String> = []) throws {
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            if a.hasPrefix("--") && a.count > 2 {
-                var name = String(a.dropFirst(2)), value: String?
-                if let eq = name.firstIndex(of: "=") { value = String(name[name.index(after: eq)...]); name = String(name[..<eq]) }
-                if valued.contains(name) {
-                    if value == nil {
-                        i += 1
-                        guard i < args.count else { throw CommandError("option '--\(name)' needs a value (see 'flyby help \(command)')") }
-                        value = args[i]
-                    }
-                    values[name] = value
-                } else if allowedFlags.contains(name) && value == nil {
-                    flags.insert(name)
-                } else {
-                    throw CommandError("unknown option '--\(name)' for '\(command)' (see 'flyby help \(command)')")
-                }
-            } else if a.hasPrefix("-") && a.count > 1 && Double(a) == nil {
-                throw CommandError("unknown option '\(a)' for '\(command)' (see 'flyby help \(command)')")
-            } else {
-                positional.append(a)
-            }
-            i += 1
-        }
+        try CommandRegistry.run(command, rest, out)
     }
 }
 
@@ -219,9 +121,5 @@ func writeOutput(_ path: String, _ bytes: [UInt8]) throws {
 
 /// A media error about output `path` as a one-line command error (`io` errors already name it).
 func outputError(_ error: MediaError, _ path: String) -> CommandError {
-    let name = AtomicFileWriter.displayName(path)
-    if case .io(let operation, _, let code) = error {
-        return CommandError("cannot write '\(name)': \(operation) failed: \(String(cString: strerror(code)))")
-    }
-    return CommandError("cannot write '\(name)': \(error)")
+    CommandError(AtomicFileWriter.failureMessage(error, writing: path))
 }

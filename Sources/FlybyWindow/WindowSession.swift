@@ -141,7 +141,7 @@ public final class WindowSession {
         } else {
             simulation.tick()
             record = FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                                 viewport: simulation.viewportStatusName, puck: simulation.puckForTrace,
+                                 viewport: simulation.viewportStatusName, puck: simulation.tracePuck,
                                  events: simulation.takeEvents())
         }
         append(record)
@@ -334,7 +334,7 @@ public final class WindowSession {
         var bytes = TraceWriter.header(fps: fps, size: simulation.mapboxMap.size, style: style)
         let start = clock.frame
         let r = firstRecord ?? FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                                           viewport: simulation.viewportStatusName, puck: simulation.puckForTrace,
+                                           viewport: simulation.viewportStatusName, puck: simulation.tracePuck,
                                            events: simulation.takeEvents())
         firstRecord = nil
         TraceWriter.appendFrame(rebased(r, start), to: &bytes)

@@ -1,5 +1,5 @@
-import FlybyCLI
 import FlybyCore
+import FlybyData
 import FlybyFlight
 import FlybyTestSupport
 import Foundation
@@ -32,10 +32,7 @@ import Testing
     func flightMatchesItsGoldenTrace(_ name: String) throws {
         let flightPath = Self.folder + "/" + name
         let goldenPath = Self.folder + "/" + name.replacingOccurrences(of: ".flight.json", with: ".trace.jsonl")
-        let out = CommandOutput(captures: true)
-        let status = FlybyCommandLine.run(arguments: ["trace", flightPath], output: out)
-        try #require(status == 0, "flyby trace failed: \(out.stderrText)")
-        let actual = out.stdoutBytes
+        let actual = try Self.trace(flightPath)
         let recording = ProcessInfo.processInfo.environment["FLYBY_RECORD_GOLDENS"] == "1"
         guard let golden = FileManager.default.contents(atPath: goldenPath).map({ [UInt8]($0) }) else {
             if recording {
@@ -59,10 +56,12 @@ import Testing
     @Test func sameFlightTracedTwiceGivesIdenticalBytes() throws {
         for name in Self.flights {
             let path = Self.folder + "/" + name
-            let a = CommandOutput(captures: true), b = CommandOutput(captures: true)
-            #expect(FlybyCommandLine.run(arguments: ["trace", path], output: a) == 0)
-            #expect(FlybyCommandLine.run(arguments: ["trace", path], output: b) == 0)
-            #expect(a.stdoutBytes == b.stdoutBytes, "\(name)")
+            #expect(try Self.trace(path) == Self.trace(path), "\(name)")
         }
+    }
+
+    /// The trace of the flight at `path`, as `flyby trace` writes it (``TraceWriter/trace(of:)``).
+    static func trace(_ path: String) throws -> [UInt8] {
+        try TraceWriter.trace(of: try FlightScriptParser.parse(bytes: try FileInput.read(path), file: path))
     }
 }

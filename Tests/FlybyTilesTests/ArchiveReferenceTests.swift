@@ -1,4 +1,3 @@
-import FlybyCLI
 import FlybyData
 import FlybyTiles
 import Testing
@@ -93,9 +92,7 @@ import Testing
         for d in ref["decoded"]?.arrayValue ?? [] {
             guard let expected = d["tippecanoe_decode_features"]?.arrayValue else { continue }  // the GDAL z10 tile it refuses
             let (z, x, y) = (Int(d["z"]?.doubleValue ?? -1), Int(d["x"]?.doubleValue ?? -1), Int(d["y"]?.doubleValue ?? -1))
-            let output = CommandOutput(captures: true)
-            #expect(FlybyCommandLine.run(arguments: ["tiles", "decode", Self.folder + name, "\(z)", "\(x)", "\(y)"], output: output) == 0, "\(output.stderrText)")
-            let features = try JSONParser.parse(output.stdoutText)["features"]?.arrayValue ?? []
+            let features = try JSONParser.parse(try TileFixtures.geoJSON(Self.folder + name, z: z, x: x, y: y))["features"]?.arrayValue ?? []
             try #require(features.count == expected.count, "\(name) \(z)/\(x)/\(y): feature count")
             for (i, (f, e)) in zip(features, expected).enumerated() {
                 let at = "\(name) \(z)/\(x)/\(y) feature \(i)"

@@ -1,4 +1,5 @@
 import CZlib
+import FlybyCore
 import FlybyTestSupport
 import FlybyTiles
 import Foundation
@@ -22,6 +23,15 @@ enum TileFixtures {
 
     static func write(_ bytes: [UInt8], to path: String) {
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    /// Tile z/x/y (XYZ) of the archive at `path` as the GeoJSON text `flyby tiles decode` prints
+    /// (``TileGeoJSON``); a missing tile is an error.
+    static func geoJSON(_ path: String, z: Int, x: Int, y: Int) throws -> String {
+        guard let tile = try TileArchives.open(path).vectorTile(z: z, x: x, y: y) else {
+            throw TileError(file: path, message: "no tile \(z)/\(x)/\(y)")
+        }
+        return String(decoding: TileGeoJSON.featureCollection(tile, id: TileID(z: z, x: x, y: y)), as: UTF8.self)
     }
 }
 

@@ -1,5 +1,5 @@
-import FlybyCLI
 import FlybyData
+import FlybyTiles
 import Testing
 
 /// Archives made by another tool (tippecanoe v2.72.0, see Fixtures/README.md): every tile decodes
@@ -22,9 +22,7 @@ import Testing
     func everyTileMatchesTippecanoeDecode(_ name: String) throws {
         let path = TileFixtures.root + "/tippecanoe/" + name
         for (z, x, y, features, vertices) in Self.expected {
-            let output = CommandOutput(captures: true)
-            #expect(FlybyCommandLine.run(arguments: ["tiles", "decode", path, "\(z)", "\(x)", "\(y)"], output: output) == 0, "\(output.stderrText)")
-            let fc = try JSONParser.parse(output.stdoutText)
+            let fc = try JSONParser.parse(try TileFixtures.geoJSON(path, z: z, x: x, y: y))
             let list = fc["features"]?.arrayValue ?? []
             #expect(list.count == features, "\(name) \(z)/\(x)/\(y)")
             #expect(list.reduce(0) { $0 + Self.positions($1["geometry"]?["coordinates"] ?? JSONNode(.null)) } == vertices, "\(name) \(z)/\(x)/\(y)")
@@ -33,9 +31,7 @@ import Testing
 
     @Test(arguments: ["helsinki.mbtiles", "helsinki.pmtiles"])
     func infoAgreesAcrossTheTwoFormats(_ name: String) throws {
-        let output = CommandOutput(captures: true)
-        #expect(FlybyCommandLine.run(arguments: ["tiles", "info", TileFixtures.root + "/tippecanoe/" + name], output: output) == 0)
-        let info = try JSONParser.parse(output.stdoutText)
+        let info = try JSONParser.parse(String(decoding: try TileArchives.open(TileFixtures.root + "/tippecanoe/" + name).info().json(), as: UTF8.self))
         #expect(info["tiles"]?.doubleValue == 5)
         #expect(info["minZoom"]?.doubleValue == 10 && info["maxZoom"]?.doubleValue == 13)
         #expect(info["bounds"]?.arrayValue?.compactMap(\.doubleValue) == [24.935224, 60.164162, 24.953415, 60.179113])

@@ -1,4 +1,3 @@
-import FlybyCLI
 import FlybyCore
 import FlybyFlight
 import FlybyRender
@@ -183,9 +182,8 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
 
     @Test func scriptSessionRecordsTheSameTraceAsFlybyTrace() throws {
         let path = repositoryRoot() + "/Traces/camera/fly-short.flight.json"
-        let out = CommandOutput(captures: true)
-        #expect(FlybyCommandLine.run(arguments: ["trace", path], output: out) == 0)
         let script = try FlightScriptParser.parse(bytes: [UInt8](FileManager.default.contents(atPath: path)!), file: path)
+        let traced = try TraceWriter.trace(of: script)  // what `flyby trace` writes
         let start = try StyleLoader.parseStyle(script.style).camera.applied(to: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 0), zoom: 1))
         let s = WindowSession(script: script, startCamera: start)
         s.startRecording()
@@ -200,35 +198,7 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
         }
         let bytes = s.stopRecording()!
         // The last wall step may run a few ticks past the end of the flight; those follow on.
-        #expect(bytes.starts(with: out.stdoutBytes), "the window's trace starts with flyby trace, byte for byte")
-        #expect(bytes.split(separator: 10).count - out.stdoutBytes.split(separator: 10).count < 4)
-    }
-}
-
-@Suite struct WindowCommandTests {
-    @Test(arguments: [
-        (["window", "--size", "0x5"], "--size must be WxH"),
-        (["window", "--size", "big"], "--size must be WxH"),
-        (["window", "--size", "9000x100"], "--size must be WxH"),
-        (["window", "--camera", #"{"zoom": "x"}"#], "zoom"),
-        (["window", "--camera", "{"], "--camera"),
-        (["window", "--duration", "-1"], "--duration"),
-        (["window", "--script", "/nonexistent/flight.json"], "/nonexistent/flight.json"),
-        (["window", "--record", "/nonexistent-folder/x.trace.jsonl"], "no such folder"),
-        (["window", "--fullscreen"], "unknown option"),
-        (["window", "extra"], "unexpected argument"),
-    ])
-    func badInputIsAUsageError(args: [String], mentions: String) {
-        let out = CommandOutput(captures: true)
-        #expect(FlybyCommandLine.run(arguments: args, output: out) == 2)
-        #expect(out.stderrText.hasPrefix("flyby: error:"))
-        #expect(out.stderrText.contains(mentions), "\(out.stderrText)")
-        #expect(out.stderrText.split(separator: "\n").count == 1)
-    }
-
-    @Test func helpListsTheOptionsAndKeys() {
-        let out = CommandOutput(captures: true)
-        #expect(FlybyCommandLine.run(arguments: ["help", "window"], output: out) == 0)
-        for word in ["--script", "--record", "--stats", "double click", "Q / Esc"] { #expect(out.stdoutText.contains(word)) }
+        #expect(bytes.starts(with: traced), "the window's trace starts with flyby trace, byte for byte")
+        #expect(bytes.split(separator: 10).count - traced.split(separator: 10).count < 4)
     }
 }

@@ -5,14 +5,15 @@ import FlybyRender
 import Foundation
 
 /// `flyby bench sim` and `flyby bench render`.
-enum BenchCommand {
-    static let help = """
-    usage: flyby bench sim [--only NAME,…]
-           flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--threads N]
-                          [--tile-cache MiB]
-
+enum BenchCommand: FlybyCommand {
+    static let name = "bench"
+    static let summary = "print benchmark figures (bench sim, bench render)"
+    static let about = """
     Prints benchmark figures as 'name: value' lines (medians of several runs). Build with
     'swift build -c release' first: debug builds are many times slower.
+    """
+    static let notes = """
+    Figures:
       sim.fly_sample_ns           one evaluation of a fly path (zoom, centre, bearing, pitch, padding)
       sim.tick_10k_animators_us   one tick with 10,000 running animators
       sim.frames_per_s            ticks per second of a 60-second flight with its trace written to /dev/null
@@ -33,37 +34,45 @@ enum BenchCommand {
                                   decoded tiles, then drawing
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
                                   (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
-    --threads N (1…64, default 1) rasterizes the style layers in N row bands at once (same pixels).
-    --tile-cache MiB (default 256) bounds each tiled source's decoded tiles.
     """
+    static let subcommands: [any FlybyCommand.Type] = [Sim.self, Render.self]
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        guard let what = args.first else { throw CommandError("'bench' needs a suite: sim (see 'flyby help bench')") }
-        switch what {
-        case "sim":
-            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["only"])
-            let only = o.values["only"].map { Set($0.split(separator: ",").map { "sim." + $0.replacingOccurrences(of: "sim.", with: "") }) }
+    /// `flyby bench sim [--only NAME,…]`.
+    enum Sim: FlybyCommand {
+        static let name = "sim"
+        static let summary = "simulation benchmarks"
+        static let about = "the simulation figures (sim.*)."
+        static let options = [OptionSpec("only", .string, "NAME,…", help: "only these figures (with or without the 'sim.' prefix)")]
+
+        static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+            let only = parsed.string("only").map { Set($0.split(separator: ",").map { "sim." + $0.replacingOccurrences(of: "sim.", with: "") }) }
             for name in SimBench.names where only?.contains(name) ?? true {
                 out.print("\(name): \(SimBench.measure(name))")
             }
-        case "render":
-            let o = try Options(Array(args.dropFirst()), command: "bench", valued: ["style", "camera", "size", "frames", "threads", "tile-cache"],
-                                flags: ["layers"])
-            guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'bench render'") }
-            var frames = 60
-            if let f = o.values["frames"] {
-                guard let n = Int(f), (1...100_000).contains(n) else { throw CommandError("--frames '\(f)' must be a whole number from 1 to 100000") }
-                frames = n
-            }
+        }
+    }
+
+    /// `flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--threads N]`.
+    enum Render: FlybyCommand {
+        static let name = "render"
+        static let summary = "frame times of one style and camera"
+        static let about = "frame times of one style and camera (render.*)."
+        static let options = [
+            OptionSpec.style, OptionSpec.camera, OptionSpec.size(default: "1280x720"),
+            OptionSpec("frames", .int(1...100_000), "N", help: "frames timed after the warm-up", default: "60"),
+            OptionSpec("layers", .flag, help: "also time each style layer on its own (render.layer.*)"),
+            OptionSpec.bandThreads, OptionSpec.tileCache,
+        ]
+
+        static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+            let frames = parsed.int("frames")!
             let t0 = SimBench.seconds()
-            let scene = try RenderScene(o)
+            let scene = try RenderScene(parsed)
             let loadMs = (SimBench.seconds() - t0) * 1000
             for (name, value) in try RenderBench.run(scene, frames: frames, loadMs: loadMs) { out.print("\(name): \(value)") }
-            if o.flags.contains("layers") {
+            if parsed.flag("layers") {
                 for (name, value) in try RenderBench.perLayer(scene, frames: frames) { out.print("\(name): \(value)") }
             }
-        default:
-            throw CommandError("unknown benchmark suite '\(what)' (known: sim, render)")
         }
     }
 }

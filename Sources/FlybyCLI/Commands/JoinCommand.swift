@@ -4,31 +4,34 @@ import FlybyMedia
 import Foundation
 
 /// `flyby join MANIFEST --out FILE.mp4` (docs/formats.md §1, issue 20).
-enum JoinCommand {
-    static let help = """
-    usage: flyby join MANIFEST --out FILE.mp4 [--verify-video]
-
+enum JoinCommand: FlybyCommand {
+    static let name = "join"
+    static let summary = "join the MP4 segments of a render farm into one video (no re-encoding)"
+    static let about = """
     Joins the segments listed in a manifest written by 'flyby play … --segment-frames N' into one
     MP4, without re-encoding (ffmpeg's concat demuxer with stream copy), with the flight's exact
     frame count. Before joining it checks that every segment is finished and present, matches its
     SHA-256, is from the manifest's flight (the segment's own tag), has its frame count, starts
     with a key frame and was encoded with the same settings; and that the manifest itself was not
     edited by hand. Anything else is refused. A segment that matches its SHA-256 is the file that
-    'play' checked with ffprobe before recording it; --verify-video probes every segment again
-    (one ffprobe per segment: slower).
-
+    'play' checked with ffprobe before recording it.
+    """
+    static let notes = """
     Exit codes: 0 joined; 2 a bad manifest or a missing, mismatched or truncated segment (the
     message names them; nothing is written); 3 no ffmpeg/ffprobe on PATH.
     """
+    static let positionals = Positionals.exactly("MANIFEST", "takes one manifest.json")
+    static let options = [
+        OptionSpec("out", .string, "FILE.mp4", help: "the joined video", required: true),
+        OptionSpec("verify-video", .flag, help: "probe every segment again (one ffprobe per segment: slower)"),
+    ]
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "join", valued: ["out"], flags: ["verify-video"])
-        guard o.positional.count == 1 else { throw CommandError("'join' takes one manifest.json (see 'flyby help join')") }
-        guard let output = o.values["out"], output.lowercased().hasSuffix(".mp4") else {
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+        guard let output = parsed.string("out"), output.lowercased().hasSuffix(".mp4") else {
             throw CommandError("'join' needs --out FILE.mp4 (see 'flyby help join')")
         }
         let start = ProcessInfo.processInfo.systemUptime
-        let (manifestPath, manifest, store) = try FarmStatusCommand.load(o.positional[0])
+        let (manifestPath, manifest, store) = try FarmStatusCommand.load(parsed.positional[0])
         let header = manifest.header
         guard header.fileExtension == "mp4" else { throw CommandError("\(manifestPath): join makes MP4 from MP4 segments, these are .\(header.fileExtension)") }
         let status: FarmStatus
@@ -37,7 +40,7 @@ enum JoinCommand {
         var problems: [String] = []
         // A segment whose SHA-256 matches its entry is the file `play` checked with ffprobe before
         // recording it, so only the others (to say what they are) are probed, unless asked.
-        let all = o.flags.contains("verify-video")
+        let all = parsed.flag("verify-video")
         func probed(_ s: FarmStatus.Segment) -> Bool { s.state == .checksumMismatch || (all && s.state == .finished) }
         var probes = SegmentVideo.probeAll(status.segments.filter(probed).map { store.path($0.file) }, searchPath: searchPath).makeIterator()
         for (s, phrase) in zip(status.segments, status.phrases) {
@@ -97,23 +100,22 @@ enum JoinCommand {
 
 /// `flyby farm-status MANIFEST` (issue 20): how many frames and segments of a segmented render
 /// are done, as one JSON line.
-enum FarmStatusCommand {
-    static let help = """
-    usage: flyby farm-status MANIFEST [--fast]
-
+enum FarmStatusCommand: FlybyCommand {
+    static let name = "farm-status"
+    static let summary = "how many frames and segments of a segmented render are done"
+    static let about = """
     Prints one JSON line about a segmented render ('flyby play … --segment-frames N'):
       {"frames":F,"framesDone":D,"segments":S,"segmentsDone":N,"complete":BOOL,"problems":[…]}
     'problems' names each segment that is not finished, missing, or does not match its SHA-256.
-    --fast trusts manifest entries whose file exists instead of hashing every file.
-    Exit codes: 0 complete; 1 not complete yet; 2 a bad manifest.
     """
+    static let notes = "Exit codes: 0 complete; 1 not complete yet; 2 a bad manifest."
+    static let positionals = Positionals.exactly("MANIFEST", "takes one manifest.json")
+    static let options = [OptionSpec("fast", .flag, help: "trust manifest entries whose file exists instead of hashing every file")]
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "farm-status", valued: [], flags: ["fast"])
-        guard o.positional.count == 1 else { throw CommandError("'farm-status' takes one manifest.json (see 'flyby help farm-status')") }
-        let (path, manifest, store) = try load(o.positional[0])
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+        let (path, manifest, store) = try load(parsed.positional[0])
         let status: FarmStatus
-        do { status = try FarmStatus(manifest: manifest, store: store, verifyChecksums: !o.flags.contains("fast")) } catch {
+        do { status = try FarmStatus(manifest: manifest, store: store, verifyChecksums: !parsed.flag("fast")) } catch {
             throw CommandError("\(path): \(error.message)")
         }
         var line: [UInt8] = []

@@ -1,12 +1,13 @@
+import FlybyCore
 import FlybyData
 import FlybyFlight
 import FlybyRender
 
 /// `flyby plan FLIGHT --shards K [--segment-frames N]` (docs/formats.md §1, issue 20).
-enum PlanCommand {
-    static let help = """
-    usage: flyby plan FLIGHT_OR_TRACE --shards K [--segment-frames N] [--size WxH] [--fps N]
-
+enum PlanCommand: FlybyCommand {
+    static let name = "plan"
+    static let summary = "print a render farm's shards as JSON lines, balanced by estimated cost"
+    static let about = """
     Prints the shard list of a render farm, one JSON line per shard:
       {"shard":0,"frames":[0,480],"cost":612.5}
     Shards are contiguous frame ranges [A, B) of about equal estimated cost; with --segment-frames
@@ -16,20 +17,19 @@ enum PlanCommand {
     features on screen add 1 (counted on 64 frames spread over the flight, interpolated between).
     The estimate is deterministic: the same flight always gives the same plan.
     """
+    static let positionals = Positionals.exactly("FLIGHT_OR_TRACE", "takes one flight or trace file")
+    static let options = [
+        OptionSpec("shards", .int(1...Shard.maxCount), "K", help: "how many shards", required: true),
+        OptionSpec.segmentFrames(help: "segment length in frames: every shard boundary falls on a segment boundary"),
+        OptionSpec.size(help: "frame size in pixels", defaultText: "the flight's or trace's"),
+        OptionSpec.fps(help: "frames per second"),
+    ]
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "plan", valued: ["shards", "segment-frames", "size", "fps"])
-        guard o.positional.count == 1 else { throw CommandError("'plan' takes one flight or trace file (see 'flyby help plan')") }
-        guard let k = o.values["shards"].flatMap({ Int($0) }), (1...Shard.maxCount).contains(k) else {
-            throw CommandError("'plan' needs --shards K with a whole number 1…\(Shard.maxCount) (see 'flyby help plan')")
-        }
-        let n = try o.values["segment-frames"].map { v -> Int in
-            guard let n = Int(v), (1...1_080_000).contains(n) else { throw CommandError("--segment-frames must be a whole number 1…1080000, not '\(v)'") }
-            return n
-        } ?? 1
-        let input = o.positional[0]
-        let plan = try PlayCommand.makePlan(input: input, fps: try o.values["fps"].map { try PlayCommand.parseFPS($0, option: "--fps") },
-                                            size: try o.values["size"].map { try PlayCommand.parseSize($0) })
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+        let k = parsed.int("shards")!
+        let n = parsed.int("segment-frames") ?? 1
+        let input = parsed.positional[0]
+        let plan = try PlaybackPlan.load(input, fps: parsed.double("fps"), size: parsed.size("size"))
         guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to plan") }
         var loader = StyleLoader()
         let style: LoadedStyle? = plan.style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(plan.style)

@@ -1,22 +1,21 @@
 import FlybyCore
 import FlybyData
+import FlybyExport
 import FlybyFlight
 import FlybyMedia
-import FlybyRender
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N] …` (docs/formats.md §1).
-enum PlayCommand {
-    static let help = """
-    usage: flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N]
-                      [--crf N] [--preset P] [--trace FILE] [--progress json] [--threads N]
-                      [--memory MiB] [--tile-cache MiB] [--pixel-ratio N] [--language CODE]
-
+/// `flyby play FLIGHT_OR_TRACE --out OUT [--frames A:B] [--size WxH] [--fps N] …` (docs/formats.md §1):
+/// argument parsing over ``VideoExport/run(_:input:options:progress:)`` (and ``SegmentedPlay``
+/// for render farms).
+enum PlayCommand: FlybyCommand {
+    static let name = "play"
+    static let summary = "render every frame of a flight or trace to MP4, GIF, Y4M or PNG frames"
+    static let about = """
     Renders every frame of a flight script or of a recorded trace (told apart by content), headless.
     Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
 
@@ -28,214 +27,123 @@ enum PlayCommand {
       null      render and discard (for timing)
       a folder  an existing folder, or a new name without an extension: frame-000000.png, …
                 named by absolute frame index. Any other extension is an error.
-
-    options:
-      --frames A:B     render frames A to B−1 only (B past the end is cut to the last frame; 'A:'
-                       means to the end); they are byte for byte the same frames as in a full run,
-                       because the simulation still runs from t = 0
-      --size WxH       frame size in pixels (default: the flight's or trace's); a flight runs at this
-                       size, so viewport fits follow it
-      --fps N          output frame rate (default: the flight's or trace's). A flight runs its own
-                       clock at this rate: camera paths are functions of time, so each frame samples
-                       the same path at its own instant (steps start in the tick their predecessor
-                       completed, so step boundaries land on the nearest later frame). A trace at
-                       another rate is interpolated between its recorded frames by time (centre,
-                       zoom, pitch, padding linearly; longitude and bearing the short way round)
-      --crf N          x264 quality, 0 (lossless) … 51 (worst); default 20 (.mp4 only)
-      --preset P       x264 preset, ultrafast … veryslow; default veryfast (.mp4 only)
-      --trace FILE     also write the trace of the rendered flight (all frames, at the output rate
-                       and size) to FILE, for compositing
-      --progress json  print one JSON object per progress update to stderr:
-                       {"done":D,"total":N,"frame":F,"fps":R,"eta":S} and a last one with "finished":true
-      --threads N      render threads (default: one per core); output is identical for any N
-      --pixel-ratio N  1…4 (default 1): N device pixels per point, as MapLibre's pixelRatio; the
-                       video is N × --size in pixels with lines, text and icons N times as large
-                       (the sprite's @2x sheet when N ≥ 2); the --trace keeps the size in points
-      --language CODE  labels in that language where the data has it (name:CODE), else the name
-      --memory MiB     memory budget for frames in flight (default a quarter of physical memory,
-                       at most half of 'ulimit -v'); fewer frames are rendered ahead to fit it, and
-                       a frame size that cannot fit is an error before rendering starts
-    \(TileCacheOption.help)
-
-    On a terminal, stderr shows frames done, frames per second and the time left; otherwise one
-    summary line. The attribution of the map data is burned into every frame.
+    """
+    static let notes = """
+    On a terminal, stderr shows frames done, frames per second and the time left; otherwise a line
+    every few seconds and a summary line. The attribution of the map data is burned into every frame.
     Exit codes: 0 done; 2 bad input or an output that cannot be written (nothing this run made is
     left); 3 no ffmpeg on PATH for the ffmpeg outputs (nothing written); 130, 143, 129 interrupted
     by SIGINT, SIGTERM, SIGHUP (the temporary output and every frame this run made are removed).
     See docs/files-and-signals.md.
-    """ + SegmentedPlay.help
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "play", valued: ["out", "frames", "size", "fps", "crf", "preset", "trace", "progress", "threads", "memory",
-                                                            "segment-frames", "shard", "tile-cache", "pixel-ratio", "language"])
-        guard o.positional.count == 1 else { throw CommandError("'play' takes one flight or trace file (see 'flyby help play')") }
-        guard let outArg = o.values["out"], !outArg.isEmpty else { throw CommandError("'play' needs --out OUT (see 'flyby help play')") }
-        let input = o.positional[0]
-        let size = try o.values["size"].map { try parseSize($0) }
-        let fps = try o.values["fps"].map { try parseFPS($0, option: "--fps") }
-        let crf = try o.values["crf"].map { v -> Int in
-            guard let n = Int(v), (0...51).contains(n) else { throw CommandError("--crf must be a whole number 0…51, not '\(v)'") }
-            return n
-        } ?? 20
-        let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-        let preset = o.values["preset"] ?? "veryfast"
-        guard presets.contains(preset) else { throw CommandError("--preset must be one of \(presets.joined(separator: ", ")), not '\(preset)'") }
-        let threads = try o.values["threads"].map { v -> Int in
-            guard let n = Int(v), (1...256).contains(n) else { throw CommandError("--threads must be a whole number 1…256, not '\(v)'") }
-            return n
-        } ?? FramePipeline.defaultThreadCount
-        let jsonProgress: Bool
-        switch o.values["progress"] {
-        case nil: jsonProgress = false
-        case "json": jsonProgress = true
-        case let v?: throw CommandError("--progress takes 'json', not '\(v)'")
-        }
+    Segments (render farms, see docs/scale-out.md): with --segment-frames N and --out DIR, write
+    DIR/segment-NNNNNN.mp4 (NNNNNN = its first frame), N frames each, every one starting with a key
+    frame, and DIR/manifest.json; a rerun skips segments already finished (manifest entry and
+    checksum match). With --frames A:B, only the segments inside A:B (A and B on segment
+    boundaries, as 'flyby plan' prints them). Exit 130 on SIGINT and 143 on SIGTERM: finished
+    segments stay, the one being written is removed.
+    """
+    static let positionals = Positionals.exactly("FLIGHT_OR_TRACE", "takes one flight or trace file")
+    static let options = [
+        OptionSpec("out", .string, "OUT", help: "the output (see above)", required: true),
+        OptionSpec("frames", .string, "A:B", help: """
+            render frames A to B−1 only (B past the end is cut to the last frame; 'A:' means to the end); they are \
+            byte for byte the same frames as in a full run, because the simulation still runs from t = 0
+            """, defaultText: "all"),
+        OptionSpec.size(help: """
+            frame size in points (WxH or a preset); a flight runs at this size, so viewport fits follow it
+            """, defaultText: "the flight's or trace's"),
+        OptionSpec.fps(help: """
+            output frame rate. A flight runs its own clock at this rate: camera paths are functions of time, so each \
+            frame samples the same path at its own instant (steps start in the tick their predecessor completed, so \
+            step boundaries land on the nearest later frame). A trace at another rate is interpolated between its \
+            recorded frames by time (centre, zoom, pitch, padding linearly; longitude and bearing the short way round)
+            """),
+        OptionSpec("crf", .int(0...51), "N", help: "x264 quality, 0 lossless … 51 worst (video outputs)", default: "20"),
+        OptionSpec("preset", .words(presets), "P", help: "x264 preset (video outputs)", default: "veryfast"),
+        OptionSpec("trace", .string, "FILE", help: """
+            also write the trace of the rendered flight (all frames, at the output rate, the size in points) to FILE, \
+            for compositing
+            """),
+        OptionSpec("progress", .words(["json"]), "json", help: """
+            print one JSON object per progress update to stderr: {"done":D,"total":N,"frame":F,"fps":R,"eta":S} and \
+            a last one with "finished":true
+            """),
+        OptionSpec("threads", .int(1...256), "N", help: "render threads; output is identical for any N", defaultText: "one per core"),
+        OptionSpec("memory", .int(16...(1 << 24), unit: "MiB"), "MiB", help: """
+            memory budget for frames in flight; fewer frames are rendered ahead to fit it, and a frame size that \
+            cannot fit is an error before rendering starts
+            """, defaultText: "a quarter of physical memory, at most half of 'ulimit -v'"),
+        OptionSpec.tileCache,
+        OptionSpec.pixelRatio,
+        OptionSpec.language,
+        OptionSpec.segmentFrames(help: "with --out DIR: render MP4 segments of N frames and DIR/manifest.json (see below)"),
+        OptionSpec("shard", .string, "I/K", help: """
+            with --segment-frames: only the segments i with i mod K = I (0-based), for batch engines; shards may run \
+            at the same time on the same DIR (the manifest is updated under a lock)
+            """),
+    ]
 
-        let pixelRatio = try RenderScene.parsePixelRatio(o.values["pixel-ratio"])
-        let tileCache = try TileCacheOption.parse(o.values["tile-cache"])
-        let logicalPlan = try makePlan(input: input, fps: fps, size: size, warn: out.warn)
-        guard logicalPlan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
-        // --pixel-ratio: the same cameras drawn with ratio × the pixels (the trace keeps the size in points).
-        var plan = logicalPlan
-        plan.width *= pixelRatio; plan.height *= pixelRatio
-        guard plan.width <= 16384, plan.height <= 16384 else {
-            throw CommandError("\(input): \(logicalPlan.width)x\(logicalPlan.height) at --pixel-ratio \(pixelRatio) is more than 16384 pixels a side")
-        }
-        let range = try o.values["frames"].map { try parseRange($0, count: plan.frameCount) } ?? 0..<plan.frameCount
-        if let n = o.values["segment-frames"] {  // render farms (issue 20): SegmentedPlay.swift
-            guard pixelRatio == 1, o.values["language"] == nil else {
+    /// The x264 presets `--preset` takes.
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+        let input = parsed.positional[0]
+        let outArg = parsed.string("out")!
+        let jsonProgress = parsed.has("progress")
+        let plan = try PlaybackPlan.load(input, fps: parsed.double("fps"), size: parsed.size("size"), warn: out.warn)
+        guard plan.frameCount > 0 else { throw CommandError("\(input): no frames to play") }
+        let frames = try parsed.string("frames").map { try parseRange($0, count: plan.frameCount) }
+        var options = VideoExport.Options(output: outArg)
+        options.frames = frames
+        options.crf = parsed.int("crf")!
+        options.preset = parsed.string("preset")!
+        options.threads = parsed.int("threads") ?? FramePipeline.defaultThreadCount
+        options.tileCacheBytes = parsed.tileCacheBytes
+        options.pixelRatio = parsed.int("pixel-ratio")!
+        options.language = parsed.string("language")
+        options.tracePath = parsed.string("trace")
+        options.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
+        if let mib = parsed.int("memory") { options.memory = MemoryBudget(mebibytes: mib) }
+
+        if let n = parsed.int("segment-frames") {  // render farms (issue 20): SegmentedPlay.swift
+            guard options.pixelRatio == 1, options.language == nil else {
                 throw CommandError("--pixel-ratio and --language are not supported with --segment-frames yet")
             }
-            guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
-            return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
-                                     frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads, tileCache: tileCache,
-                                     jsonProgress: jsonProgress).run(out)
+            guard options.tracePath == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
+            return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: parsed.string("shard"),
+                                     frames: frames, crf: options.crf, preset: options.preset, threads: options.threads,
+                                     tileCache: options.tileCacheBytes, jsonProgress: jsonProgress).run(out)
         }
-        guard o.values["shard"] == nil else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
+        guard !parsed.has("shard") else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
 
-        let output = try frameOutput(outArg)
-        let fpsInt = Int(exactly: plan.fps)
-        var sinkFPS = fpsInt ?? 0
-        if output.needsWholeFPS {
-            guard let f = fpsInt else { throw CommandError("\(input): fps \(plan.fps) must be a whole number for \(outArg) (use --fps)") }
-            sinkFPS = f
-        } else {
-            sinkFPS = max(1, sinkFPS)
-        }
-        let style = plan.style
-        // Load the style once (failing on a bad style before ffmpeg starts); every render thread
-        // then makes its renderer from the loaded data.
-        var loader = StyleLoader()
-        loader.tileCacheBudget = tileCache
-        loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
-        var styleToDraw: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
-        if let language = o.values["language"] { styleToDraw = try styleToDraw?.localized(into: language) }
-        let loadedStyle = styleToDraw
-
-        var ffmpeg = FFmpegWriter.Options(crf: crf, preset: preset)
-        ffmpeg.searchPath = out.environment["PATH"] ?? "/usr/bin:/bin"
-        // MP4: the render threads convert to 4:2:0 BT.709 themselves, in parallel, so ffmpeg only
-        // encodes (its scaler runs on one thread and was the bottleneck).
-        let planar = output.takesPlanes
-        if planar { ffmpeg.input = .yuv420pBT709 }
-        let budget = try renderBudget(o.values["memory"], width: plan.width, height: plan.height, threads: threads, planar: planar)
-        let sink: any FrameSink
-        do {
-            sink = try output.makeSink(width: plan.width, height: plan.height, fps: sinkFPS, ffmpeg: ffmpeg)
-        } catch {
-            throw commandError(error, output: outArg)
-        }
-
+        let range = frames ?? 0..<plan.frameCount
         var progress = Progress(total: range.count, json: jsonProgress, terminal: !out.captures && isatty(2) == 1,
                                 logs: !out.captures && isatty(2) != 1, out: out)
-        let (w, h) = (plan.width, plan.height)
-        var convert: (@Sendable (UnsafeBufferPointer<UInt32>, inout [UInt8]) -> Void)?
-        if planar {
-            convert = { @Sendable (pixels: UnsafeBufferPointer<UInt32>, bytes: inout [UInt8]) in
-                Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
-            }
-        }
-        let planarSink = planar ? sink as? FFmpegWriter : nil
-        let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert,
-                                     prefetch: prefetcher(loadedStyle, plan: logicalPlan)) {
-            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h), pixelRatio: Double(pixelRatio)) }
-            return try makeFrameRenderer(style: style, size: (w, h))
-        }
+        let summary: VideoExport.Summary
         do {
-            try pipeline.run(plan, range: range, isCancelled: { Interruption.isPending }) { index, buffer in
-                try send(buffer, index: index, to: sink, planar: planarSink)
-                progress.frameDone(index)
-            }
-            try sink.finish()
+            summary = try VideoExport.run(plan, input: input, options: options) { progress.frameDone($0.frame) }
         } catch {
-            sink.cancel()
             progress.clearLine()
-            // Ctrl-C on a terminal reaches ffmpeg too, which then fails first: still an interruption.
-            if let interrupted = interruptedError(output: outArg, sink: sink) { throw interrupted }
-            throw commandError(error, output: outArg)
+            throw commandError(error)
         }
-        if let tracePath = o.values["trace"] {
-            var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(logicalPlan.width), height: Double(logicalPlan.height)),
-                                           style: plan.style)
-            for r in plan.records { TraceWriter.appendFrame(r, to: &bytes) }
-            try writeOutput(tracePath, bytes)
-        }
-        progress.finish(output: outArg, width: plan.width, height: plan.height, fps: plan.fps)
+        progress.finish(output: outArg, width: summary.size.width, height: summary.size.height, fps: summary.fps)
     }
 
-    /// Hands one frame to the sink: its Y′CbCr planes to a planar ffmpeg writer, else its pixels.
-    static func send(_ frame: FramePipeline.Frame, index: Int, to sink: any FrameSink, planar: FFmpegWriter?) throws {
-        if let planar {
-            try frame.encoded.withUnsafeBytes { try planar.write(planes: $0) }
-        } else {
-            try frame.pixels.pixels.withUnsafeBufferPointer { try sink.write(frame: $0, index: index) }
+    /// An export failure as a command error: exit 2, 3 without ffmpeg, 128 + the signal.
+    static func commandError(_ error: any Error) -> any Error {
+        guard let e = error as? VideoExportError else { return error }
+        switch e.kind {
+        case .failed: return CommandError(e.message)
+        case .missingProgram: return CommandError(e.message, exitCode: 3)
+        case .interrupted(let signal): return CommandError(e.message, exitCode: 128 + signal)
         }
     }
 
-    /// The frames to play: a trace (first line `"kind":"trace"`) or a flight script.
-    static func makePlan(input: String, fps: Double?, size: (width: Int, height: Int)?, warn: (String) -> Void = { _ in }) throws -> PlaybackPlan {
-        let bytes = try readFile(input)
-        if TraceReader.isTrace(bytes) {
-            let trace = try TraceReader.read(bytes: bytes, file: input)
-            return PlaybackPlan.trace(trace, fps: fps, size: size, style: StyleResolver.resolve(trace.style, relativeTo: input))
-        }
-        let script = try FlightScriptParser.parse(bytes: bytes, file: input)
-        script.warnings.forEach(warn)
-        let start = try StyleResolver.defaultCamera(of: script)
-        return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: size,
-                                       style: StyleResolver.resolve(script.style, relativeTo: script.file))
-    }
-
-    /// Maps media errors to exit codes: no ffmpeg → 3, everything else → 2.
+    /// Maps media errors about `output` to exit codes: no ffmpeg → 3, everything else → 2.
     static func commandError(_ error: any Error, output: String) -> any Error {
         guard let e = error as? MediaError else { return error }
-        switch e {
-        case .ffmpegNotFound:
-            return CommandError("\(output): ffmpeg was not found on PATH (install ffmpeg, or write .y4m or a PNG folder); nothing was written", exitCode: 3)
-        case .ffmpegFailed:
-            return CommandError("\(output): ffmpeg failed: \(e.description); nothing was written")
-        case .io:
-            return CommandError(e.description)
-        default:
-            return CommandError("\(output): \(e.description)")
-        }
-    }
-
-    /// The tile prefetch of a flight's frames (``FramePipeline``): decodes each frame's tiles
-    /// ahead of the render threads. Nil for a style without tiled sources. A tile that cannot be
-    /// read is left for the render thread that draws it to report.
-    static func prefetcher(_ style: LoadedStyle?, plan: PlaybackPlan) -> (@Sendable (Int) -> Void)? {
-        guard let style, style.tileSets.contains(where: { $0 != nil }) else { return nil }
-        return { @Sendable index in
-            _ = try? style.prefetchTiles(camera: plan.records[index].camera, width: plan.width, height: plan.height)
-        }
-    }
-
-    static func parseSize(_ v: String) throws -> (width: Int, height: Int) { try SizeOption.parse(v) }
-
-    static func parseFPS(_ v: String, option: String) throws -> Double {
-        guard let f = Double(v), f.isFinite, f > 0, f <= 1000 else { throw CommandError("\(option) must be a number in (0, 1000], not '\(v)'") }
-        return f
+        return commandError(VideoExportError(e, output: output))
     }
 
     /// `A:B` (B cut to `count`) or `A:`; A < B, A < count.

@@ -1,5 +1,6 @@
 import FlybyCore
 import FlybyData
+import FlybyExport
 import FlybyFlight
 import FlybyMedia
 import FlybyRender
@@ -19,29 +20,17 @@ struct SegmentedPlay {
     var input: String
     /// The output folder.
     var directory: String
-    var segmentFrames: String
+    /// `--segment-frames N` (1…1,080,000, checked by the parser).
+    var segmentFrames: Int
     var shard: String?
     /// `--frames A:B` when given (must lie on segment boundaries).
     var frames: Range<Int>?
     var crf: Int
     var preset: String
     var threads: Int
-    /// `--tile-cache` in bytes (``TileCacheOption``).
+    /// `--tile-cache` in bytes.
     var tileCache: Int
     var jsonProgress: Bool
-
-    static let help = """
-
-    Segments (render farms, see docs/scale-out.md):
-      --segment-frames N  with --out DIR: write DIR/segment-NNNNNN.mp4 (NNNNNN = its first frame),
-                       N frames each, every one starting with a key frame, and DIR/manifest.json;
-                       a rerun skips segments already finished (manifest entry and checksum match)
-      --shard I/K      only the segments i with i mod K = I (0-based), for batch engines; shards may
-                       run at the same time on the same DIR (the manifest is updated under a lock)
-      with --frames A:B, only the segments inside A:B (A and B on segment boundaries, as 'flyby plan'
-      prints them). Exit 130 on SIGINT and 143 on SIGTERM: finished segments stay, the one being
-      written is removed.
-    """
 
     /// Set by the SIGINT/SIGTERM handlers (the signal number); polled between frames.
     static let signalled = Atomic<Int32>(0)
@@ -50,9 +39,7 @@ struct SegmentedPlay {
         guard case .pngFolder? = try? FrameOutput(directory) else {
             throw CommandError("--segment-frames writes segments into a folder: --out must name a folder, not '\(directory)'")
         }
-        guard let n = Int(segmentFrames), (1...1_080_000).contains(n) else {
-            throw CommandError("--segment-frames must be a whole number 1…1080000, not '\(segmentFrames)'")
-        }
+        let n = segmentFrames
         var shard = Shard.all
         if let text = self.shard {
             do throws(FarmError) { shard = try Shard(parsing: text) } catch { throw CommandError(error.message) }
@@ -98,7 +85,7 @@ struct SegmentedPlay {
         let (w, h) = (plan.width, plan.height)
         let pipeline = FramePipeline(threads: threads, encode: { @Sendable (pixels, bytes) in
             Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
-        }, prefetch: PlayCommand.prefetcher(loadedStyle, plan: plan)) {
+        }, prefetch: VideoExport.prefetcher(loadedStyle, plan: plan)) {
             if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }

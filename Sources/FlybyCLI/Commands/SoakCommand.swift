@@ -6,27 +6,25 @@ import Foundation
 /// `flyby soak [--seconds S] [--seed N]` (a Flyby extension for issue 8): a seeded random walk
 /// through the engine with the invariants checked every tick; prints progress each simulated
 /// minute and the resident memory, exit 1 when an invariant breaks or something leaks.
-enum SoakCommand {
-    static let help = """
-    usage: flyby soak [--seconds S] [--seed N]
-
+enum SoakCommand: FlybyCommand {
+    static let name = "soak"
+    static let summary = "run a seeded random walk through the engine, checking invariants every tick"
+    static let about = """
     Runs a seeded random walk through the camera engine (eases, flies, animators with every curve,
-    viewport transitions, gestures, cancellations) for S seconds of simulated time at 60 fps
-    (default 3600), checking after every tick that the camera is finite, inside its bounds and
-    wrapped, and at the end that no animator, observer or counter leaked. Exit 1 on a failure.
+    viewport transitions, gestures, cancellations) at 60 fps, checking after every tick that the
+    camera is finite, inside its bounds and wrapped, and at the end that no animator, observer or
+    counter leaked. Exit 1 on a failure.
     """
+    static let positionals = Positionals(usage: "", count: 0...0, wrongCount: "takes no file")
+    static let options = [
+        OptionSpec("seconds", .double(0...86_400, openBelow: true), "S", help: "simulated seconds to run", default: "3600"),
+        OptionSpec("seed", .string, "N", help: "seed of the random walk, a whole number ≥ 0", default: "1"),
+    ]
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "soak", valued: ["seconds", "seed"])
-        guard o.positional.isEmpty else { throw CommandError("'soak' takes no file (see 'flyby help soak')") }
-        let seconds: Double = try o.values["seconds"].map { (s: String) throws -> Double in
-            guard let v = Double(s), v > 0, v <= 86_400 else { throw CommandError("--seconds must be a number in 0…86400, found '\(s)'") }
-            return v
-        } ?? 3600
-        let seed: UInt64 = try o.values["seed"].map { (s: String) throws -> UInt64 in
-            guard let v = UInt64(s) else { throw CommandError("--seed must be a whole number ≥ 0, found '\(s)'") }
-            return v
-        } ?? 1
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
+        let seconds = parsed.double("seconds")!
+        let seedText = parsed.string("seed")!
+        guard let seed = UInt64(seedText) else { throw CommandError("--seed must be a whole number ≥ 0, not '\(seedText)'") }
         let soak = SoakRunner(seed: seed, track: try BuiltInTrack.tram9.load())
         let start = WallClock.monotonicSeconds()
         let report = soak.run(seconds: seconds) { t in

@@ -6,60 +6,54 @@ import FlybyWindow
 import Foundation
 
 /// `flyby window` (and `flyby` with no arguments): the interactive SDL2 window.
-enum WindowCommand {
-    static let help = """
-    usage: flyby window [--style S] [--size WxH] [--camera JSON] [--script FLIGHT] [--record TRACE]
-                        [--stats FILE] [--duration SECONDS] [--threads N]
-
-    Opens the interactive map window (SDL2, drawn on the CPU). With no display it exits 3.
-
-      --style S         built-in style (world, city, optionally with a preset: world:night) or a
-                        style JSON file; default world
-      --size WxH        window size, default 1280x720 (the window is resizable)
-      --camera JSON     start camera, a Camera object: '{"center":[24.94,60.17],"zoom":10}'
-      --script FLIGHT   play a flight in real time: the same cameras as 'flyby trace' at the same
-                        instants (the window stays open afterwards)
-      --record TRACE    write the session's camera trace when the window closes (playable with
-                        'flyby play'); R stops and restarts recording
-      --stats FILE      write one line per shown frame (interval, whole-frame, map and overlay
-                        times) and a summary
-      --duration S      close the window after S seconds (benchmarks)
-      --threads N       rasterize the map's layers in N row bands at once (1…64, default 1; the
-                        pixels are the same for any N)
-
-    keys and mouse:
-    \(InputMapper.helpLines.map { "  " + $0 }.joined(separator: "\n"))
-    """
+enum WindowCommand: FlybyCommand {
+    static let name = "window"
+    static let summary = "the interactive map window (the default command)"
+    static let about = "Opens the interactive map window (SDL2, drawn on the CPU). With no display it exits 3."
+    static var notes: String {
+        "keys and mouse:\n" + InputMapper.helpLines.map { "  " + $0 }.joined(separator: "\n")
+    }
+    static let options = [
+        OptionSpec.style,
+        OptionSpec.size(help: "window size in pixels (the window is resizable)", defaultText: "1280x720, or the flight's with --script",
+                        maxSide: 8192),
+        OptionSpec("camera", .string, "JSON", help: "start camera, a Camera object: '{\"center\":[24.94,60.17],\"zoom\":10}'"),
+        OptionSpec("script", .string, "FLIGHT", help: """
+            play a flight in real time: the same cameras as 'flyby trace' at the same instants (the window stays open afterwards)
+            """),
+        OptionSpec("record", .string, "TRACE", help: """
+            write the session's camera trace when the window closes (playable with 'flyby play'); R stops and restarts recording
+            """),
+        OptionSpec("stats", .string, "FILE", help: "write one line per shown frame (interval, whole-frame, map and overlay times) and a summary"),
+        OptionSpec("duration", .double(0...Double.infinity, openBelow: true, unit: "seconds"), "S",
+                   help: "close the window after S seconds (benchmarks)"),
+        OptionSpec.bandThreads,
+    ]
 
     /// The exit-3 message when there is no display.
     static func noDisplayMessage(_ detail: String) -> String {
         "no display for the window (\(detail)); render headless with 'flyby play FLIGHT --out OUT' or 'flyby snapshot --out FILE.png'"
     }
 
-    static func run(_ args: [String], _ out: CommandOutput) throws {
-        let o = try Options(args, command: "window", valued: ["style", "size", "camera", "script", "record", "stats", "duration", "threads"])
-        guard o.positional.isEmpty else { throw CommandError("unexpected argument '\(o.positional[0])' for 'window' (see 'flyby help window')") }
+    static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
         var options = MapWindowOptions()
-        if let s = o.values["size"] { options.size = try parseSize(s) }
-        options.recordPath = o.values["record"]
-        options.statsPath = o.values["stats"]
-        if let d = o.values["duration"] {
-            guard let v = Double(d), v.isFinite, v > 0 else { throw CommandError("--duration must be a positive number of seconds, found '\(d)'") }
-            options.timeLimit = v
-        }
-        let threads = try RenderScene.parseThreads(o.values["threads"])
+        if let s = parsed.size("size") { options.size = s.screenSize }
+        options.recordPath = parsed.string("record")
+        options.statsPath = parsed.string("stats")
+        if let d = parsed.double("duration") { options.timeLimit = d }
+        let threads = parsed.int("threads")!
         for (name, path) in [("record", options.recordPath), ("stats", options.statsPath)] {
             if let path { try checkWritable(path, option: name) }
         }
 
         let session: WindowSession
-        if let scriptPath = o.values["script"] {
-            if o.values["camera"] != nil { throw CommandError("--camera and --script cannot be combined: the flight sets the camera") }
+        if let scriptPath = parsed.string("script") {
+            if parsed.has("camera") { throw CommandError("--camera and --script cannot be combined: the flight sets the camera") }
             var script = try FlightScriptParser.parse(bytes: try readFile(scriptPath), file: scriptPath)
             script.warnings.forEach(out.warn)
-            if let s = o.values["style"] { script.style = s }
+            if parsed.has("style") { script.style = parsed.string("style")! }
             let start = try StyleResolver.defaultCamera(for: script.style, relativeTo: script.file)
-            if o.values["size"] == nil {
+            if !parsed.has("size") {
                 guard script.size.width <= 8192, script.size.height <= 8192 else {
                     throw CommandError("\(scriptPath): the flight's size \(script.size) is too large for a window (at most 8192x8192); pass --size")
                 }
@@ -68,9 +62,9 @@ enum WindowCommand {
             options.style = script.style
             session = WindowSession(script: script, startCamera: start, size: options.size)
         } else {
-            let style = o.values["style"] ?? "world"
+            let style = parsed.string("style")!
             var camera = try StyleResolver.defaultCamera(for: style, relativeTo: "./")
-            if let json = o.values["camera"] { camera = try parseCamera(json, onto: camera) }
+            if let json = parsed.string("camera") { camera = try parseCamera(json, onto: camera) }
             options.style = style
             session = WindowSession(size: options.size, camera: camera, style: style)
         }
@@ -92,12 +86,6 @@ enum WindowCommand {
         let messages: [String]
         do { messages = try window.run() } catch { throw CommandError("\(error)", exitCode: 2) }
         for m in messages { out.error(m) }
-    }
-
-    /// `WxH` with both sides 1…8192 (a window's frame buffer lives in memory).
-    static func parseSize(_ s: String) throws -> ScreenSize {
-        let (w, h) = try SizeOption.parse(s, maxSide: 8192)
-        return ScreenSize(width: Double(w), height: Double(h))
     }
 
     /// A Camera object (docs/formats.md §2) applied over `base`.

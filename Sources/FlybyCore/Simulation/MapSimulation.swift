@@ -81,12 +81,6 @@ public final class MapSimulation {
     /// The viewport status as written in traces.
     public var viewportStatusName: String { viewport.status.description }
 
-    /// `[lng, lat, bearing]` of the puck for traces, when a location is active.
-    public var puckForTrace: [Double]? {
-        guard let location, let p = location.puck else { return nil }
-        return [wrapLongitude(p.coordinate.longitude), p.coordinate.latitude, p.bearing(location.puckBearing)]
-    }
-
     /// Appends an event line (for the trace's `events` field).
     public func record(event: String) { events.append(event) }
 

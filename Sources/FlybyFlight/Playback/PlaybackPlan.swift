@@ -56,13 +56,7 @@ public struct PlaybackPlan: Sendable {
         let w = size?.width ?? Int(trace.size.width), h = size?.height ?? Int(trace.size.height)
         let outFPS = fps ?? trace.fps
         let frames = trace.frames
-        func puck(_ r: FrameRecord) -> PuckState? {
-            guard let p = r.puck, p.count >= 2 else { return nil }
-            let c = LocationCoordinate2D(latitude: p[1], longitude: p[0])
-            let b = p.count >= 3 ? p[2] : nil
-            return PuckState(coordinate: c, course: b, heading: b, horizontalAccuracy: 0,
-                             location: Location(coordinate: c, timestamp: r.t, course: b, heading: b))
-        }
+        func puck(_ r: FrameRecord) -> PuckState? { r.puck?.puckState(at: r.t) }
         if outFPS == trace.fps || frames.count < 2 {
             var records = frames
             for i in records.indices { records[i].frame = i; records[i].t = Double(i) / outFPS }
@@ -88,19 +82,20 @@ public struct PlaybackPlan: Sendable {
             }
             if n == count - 1 { while nextEvent < frames.count { events += frames[nextEvent].events; nextEvent += 1 } }
             let camera = interpolate(a.camera, b.camera, f)
-            var p: PuckState?
-            if let pa = puck(a), let pb = puck(b) {
-                let c = LocationCoordinate2D(latitude: lerp(pa.coordinate.latitude, pb.coordinate.latitude, f),
-                                             longitude: lerpAngle(pa.coordinate.longitude, pb.coordinate.longitude, f, signed: true))
-                let bearing = lerpAngle(pa.heading ?? 0, pb.heading ?? 0, f, signed: false)
-                p = PuckState(coordinate: c, course: bearing, heading: bearing, horizontalAccuracy: 0,
-                              location: Location(coordinate: c, timestamp: t, course: bearing, heading: bearing))
+            // Both pucks: interpolated; else the nearer frame's puck as it is (its bearing written as 0 when missing).
+            var p: TracePuck?, shown: PuckState?
+            if let pa = a.puck, let pb = b.puck {
+                p = TracePuck(longitude: lerpAngle(pa.longitude, pb.longitude, f, signed: true),
+                              latitude: lerp(pa.latitude, pb.latitude, f),
+                              bearing: lerpAngle(pa.bearing ?? 0, pb.bearing ?? 0, f, signed: false))
+                shown = p?.puckState(at: t)
             } else {
-                p = puck(f < 0.5 ? a : b)
+                let nearest = f < 0.5 ? a : b
+                shown = puck(nearest)
+                p = nearest.puck.map { TracePuck(longitude: $0.longitude, latitude: $0.latitude, bearing: $0.bearing ?? 0) }
             }
-            let puckField = p.map { [$0.coordinate.longitude, $0.coordinate.latitude, $0.heading ?? 0] }
-            records.append(FrameRecord(frame: n, t: t, camera: camera, viewport: a.viewport, puck: puckField, events: events))
-            pucks.append(p)
+            records.append(FrameRecord(frame: n, t: t, camera: camera, viewport: a.viewport, puck: p, events: events))
+            pucks.append(shown)
         }
         return PlaybackPlan(fps: outFPS, width: w, height: h, style: style ?? trace.style, records: records, pucks: pucks)
     }

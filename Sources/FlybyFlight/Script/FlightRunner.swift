@@ -6,11 +6,11 @@ public struct FrameRecord: Sendable, Equatable {
     public var t: Double
     public var camera: CameraState
     public var viewport: String
-    /// `[lng, lat, bearing]` of the puck when a location track is active.
-    public var puck: [Double]?
+    /// The puck when a location track is active (the trace's `puck` field).
+    public var puck: TracePuck?
     public var events: [String]
 
-    public init(frame: Int, t: Double, camera: CameraState, viewport: String = "idle", puck: [Double]? = nil, events: [String] = []) {
+    public init(frame: Int, t: Double, camera: CameraState, viewport: String = "idle", puck: TracePuck? = nil, events: [String] = []) {
         self.frame = frame; self.t = t; self.camera = camera; self.viewport = viewport; self.puck = puck; self.events = events
     }
 }
@@ -65,7 +65,7 @@ public final class FlightRunner {
     public func record() -> FrameRecord {
         let events = simulation.takeEvents()
         return FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                           viewport: simulation.viewportStatusName, puck: simulation.puckForTrace, events: events)
+                           viewport: simulation.viewportStatusName, puck: simulation.tracePuck, events: events)
     }
 
     /// Starts the steps due at t = 0 and returns frame 0.

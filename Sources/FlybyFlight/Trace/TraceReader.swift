@@ -76,8 +76,8 @@ public enum TraceReader {
                 if let p = try c.member("padding") { padding = try FlightScriptParser.padding(p) }
                 let viewport = try c.member("viewport")?.string() ?? "idle"
                 let t = try c.member("t")?.double() ?? Double(frame) / trace.fps
-                var puck: [Double]?
-                if let p = try c.member("puck") { puck = try p.elements().map { (e: JSONCursor) throws(InputError) in try e.double() } }
+                var puck: TracePuck?
+                if let p = try c.member("puck") { puck = try Self.puck(p) }
                 var events: [String] = []
                 if let e = try c.member("events") { events = try e.elements().map { (x: JSONCursor) throws(InputError) in try x.string() } }
                 trace.frames.append(FrameRecord(frame: frame, t: t,
@@ -87,5 +87,14 @@ public enum TraceReader {
             } catch { throw at(line.number, error) }
         }
         return trace
+    }
+
+    /// The `puck` field: `[lng, lat]` or `[lng, lat, bearing]`, in degrees.
+    static func puck(_ c: JSONCursor) throws(InputError) -> TracePuck {
+        let values = try c.elements().map { (e: JSONCursor) throws(InputError) in try e.double() }
+        guard values.count == 2 || values.count == 3 else {
+            throw c.error("puck must be [lng, lat] or [lng, lat, bearing], found \(values.count) numbers")
+        }
+        return TracePuck(longitude: values[0], latitude: values[1], bearing: values.count == 3 ? values[2] : nil)
     }
 }

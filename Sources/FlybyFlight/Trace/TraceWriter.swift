@@ -22,7 +22,7 @@ public struct TraceWriter {
     /// Appends one frame line (with its newline) to `out`. The line is built in stack memory and
     /// appended once (a trace is written at more than a million lines per second).
     public static func appendFrame(_ r: FrameRecord, to out: inout [UInt8]) {
-        var size = 512 + JSONLineWriter.maxLength(ofString: r.viewport) + 34 * (r.puck?.count ?? 0)
+        var size = 512 + JSONLineWriter.maxLength(ofString: r.viewport) + 34 * 3
         for e in r.events { size += JSONLineWriter.maxLength(ofString: e) + 1 }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
             var w = JSONLineWriter(buffer)
@@ -50,9 +50,12 @@ public struct TraceWriter {
             w.string(r.viewport)
             if let puck = r.puck {
                 w.ascii(#","puck":["#)
-                for (i, v) in puck.enumerated() {
-                    if i > 0 { w.byte(UInt8(ascii: ",")) }
-                    w.number(v)
+                w.number(puck.longitude)
+                w.byte(UInt8(ascii: ","))
+                w.number(puck.latitude)
+                if let bearing = puck.bearing {
+                    w.byte(UInt8(ascii: ","))
+                    w.number(bearing)
                 }
                 w.byte(UInt8(ascii: "]"))
             }

@@ -150,6 +150,16 @@ public final class AtomicFileWriter {
     /// `standard output` for `-`, else the path.
     public static func displayName(_ path: String) -> String { path == "-" ? "standard output" : path }
 
+    /// The one-line message for a failed write of `path`: `cannot write 'PATH': OPERATION failed:
+    /// REASON` (the `strerror` text) for an I/O error, else `cannot write 'PATH': ERROR`.
+    public static func failureMessage(_ error: MediaError, writing path: String) -> String {
+        let name = displayName(path)
+        if case .io(let operation, _, let code) = error {
+            return "cannot write '\(name)': \(operation) failed: \(String(cString: strerror(code)))"
+        }
+        return "cannot write '\(name)': \(error)"
+    }
+
     /// What `path` is, from `lstat` (and `stat` through a symlink).
     static func classify(_ path: String) throws(MediaError) -> Destination {
         if path == "-" { return .standardOutput }

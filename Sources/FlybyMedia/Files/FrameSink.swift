@@ -17,9 +17,22 @@ public protocol FrameSink: AnyObject {
     func finish() throws(MediaError)
     /// Abandons the output and removes any temporary file. Safe to call more than once.
     func cancel()
+    /// Whether the sink takes each frame as planar Y′CbCr 4:2:0 BT.709 bytes (converted by the
+    /// caller, ``Y4MWriter/convert(_:width:height:chroma:matrix:into:)`` with `.c420jpeg`)
+    /// through ``write(planes:index:)`` instead of ARGB pixels. False unless a sink says so.
+    var takesPlanes: Bool { get }
+    /// Writes one frame given as 4:2:0 planes (Y, then Cb, then Cr); only for a sink whose
+    /// ``takesPlanes`` is true.
+    func write(planes: UnsafeRawBufferPointer, index: Int) throws(MediaError)
 }
 
 extension FrameSink {
+    public var takesPlanes: Bool { false }
+
+    public func write(planes: UnsafeRawBufferPointer, index: Int) throws(MediaError) {
+        throw .invalidArgument("this output takes ARGB frames, not Y′CbCr planes")
+    }
+
     /// Writes one frame given as an array. See ``write(frame:index:)``.
     public func write(frame: [UInt32], index: Int) throws(MediaError) {
         var result: Result<Void, MediaError> = .success(())

@@ -285,6 +285,12 @@ public final class FFmpegWriter: FrameSink {
         }
     }
 
+    /// True for a writer made with ``InputFormat/yuv420pBT709`` (see ``FrameSink/takesPlanes``).
+    public var takesPlanes: Bool { input == .yuv420pBT709 }
+
+    /// ``write(planes:)`` for the ``FrameSink`` protocol (a stream takes frames in call order).
+    public func write(planes: UnsafeRawBufferPointer, index: Int) throws(MediaError) { try write(planes: planes) }
+
     public func write(frame: UnsafeBufferPointer<UInt32>, index: Int) throws(MediaError) {
         precondition(!finished, "FFmpegWriter used after finish() or cancel()")
         guard input == .bgra else { throw .invalidArgument("this writer takes Y′CbCr planes") }

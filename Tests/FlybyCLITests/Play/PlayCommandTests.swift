@@ -25,7 +25,7 @@ import Testing
      ]}
     """#
 
-    /// The repository root (this file is Tests/FlybyFlightTests/Play/PlayCommandTests.swift).
+    /// The repository root (this file is Tests/FlybyCLITests/Play/PlayCommandTests.swift).
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)

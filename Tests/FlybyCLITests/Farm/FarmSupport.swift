@@ -37,7 +37,7 @@ enum Farm {
         return (dir, flightPath)
     }
 
-    /// The repository root (this file is Tests/FlybyFlightTests/Farm/FarmSupport.swift).
+    /// The repository root (this file is Tests/FlybyCLITests/Farm/FarmSupport.swift).
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)

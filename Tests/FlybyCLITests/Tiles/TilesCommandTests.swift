@@ -1,5 +1,6 @@
 import FlybyCLI
 import FlybyData
+import FlybyTestSupport
 import Foundation
 import Testing
 

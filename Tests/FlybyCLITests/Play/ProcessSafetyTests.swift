@@ -8,7 +8,7 @@ import Testing
     /// `.build/debug/flyby` of this checkout.
     static let binary: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)  // Tests/FlybyFlightTests/Play/ProcessSafetyTests.swift
+        parts.removeLast(4)  // Tests/FlybyCLITests/Play/ProcessSafetyTests.swift
         return parts.joined(separator: "/") + "/.build/debug/flyby"
     }()
 
