@@ -54,11 +54,12 @@ public enum VideoExport {
         public init(output: String) { self.output = output }
     }
 
-    /// Progress after each frame, on the calling thread.
+    /// Progress, on the calling thread: once with `done` 0 when rendering starts (the style is
+    /// loaded and the output open), then after each frame.
     public struct Progress: Sendable {
         /// Frames written so far, and of how many.
         public var done: Int, total: Int
-        /// The absolute index of the frame just written.
+        /// The absolute index of the frame just written (the first frame's, with `done` 0).
         public var frame: Int
     }
 
@@ -134,6 +135,7 @@ public enum VideoExport {
             return try makeFrameRenderer(style: styleName, size: (w, h))
         }
         var done = 0
+        progress(Progress(done: 0, total: range.count, frame: range.lowerBound))
         do {
             try pipeline.run(plan, range: range, isCancelled: options.isCancelled) { index, frame in
                 if planar {

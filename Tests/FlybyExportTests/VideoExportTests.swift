@@ -38,9 +38,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let plan = try Self.plan(in: dir)
         var seen: [Int] = []
-        let summary = try VideoExport.run(plan, input: "f", options: Self.options(dir + "/frames")) { seen.append($0.frame) }
+        var done: [Int] = []
+        let summary = try VideoExport.run(plan, input: "f", options: Self.options(dir + "/frames")) { seen.append($0.frame); done.append($0.done) }
         #expect(summary == VideoExport.Summary(frames: 6, size: PixelSize(width: 64, height: 36), fps: 10))
-        #expect(seen == Array(0..<6))
+        #expect(seen == [0] + Array(0..<6) && done == Array(0...6), "one start call, then one per frame")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/frames").sorted() == (0..<6).map { PNGFolderWriter.fileName(frameIndex: $0) })
     }
 

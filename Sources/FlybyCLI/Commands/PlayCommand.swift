@@ -122,7 +122,9 @@ enum PlayCommand: FlybyCommand {
                                 logs: !out.captures && isatty(2) != 1, out: out)
         let summary: VideoExport.Summary
         do {
-            summary = try VideoExport.run(plan, input: input, options: options) { progress.frameDone($0.frame) }
+            summary = try VideoExport.run(plan, input: input, options: options) { p in
+                if p.done == 0 { progress.restartClock() } else { progress.frameDone(p.frame) }
+            }
         } catch {
             progress.clearLine()
             throw commandError(error)
@@ -173,7 +175,8 @@ enum PlayCommand: FlybyCommand {
         let out: CommandOutput
         /// Seconds between the plain lines of a log.
         static let logInterval = 10.0
-        let start = ProcessInfo.processInfo.systemUptime
+        /// When rendering started (``restartClock()``): the rates and the summary time exclude loading.
+        var start = ProcessInfo.processInfo.systemUptime
         var done = 0
         var lastReport = -1.0
         var lineShown = false
@@ -183,6 +186,9 @@ enum PlayCommand: FlybyCommand {
         }
 
         var elapsed: Double { ProcessInfo.processInfo.systemUptime - start }
+
+        /// Starts the clock again: rendering begins now (the style is loaded, the output open).
+        mutating func restartClock() { start = ProcessInfo.processInfo.systemUptime }
 
         mutating func frameDone(_ index: Int) {
             done += 1
