@@ -115,7 +115,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCore", "FlybyData", "CSQLite", "CZlib", "FlybyTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyCore", "FlybyData", "FlybyTestSupport", "FlybyFuzzTargets"],
+        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyRender", "FlybyCore", "FlybyData", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import FlybyCore
+import FlybyRender
 
 /// Every frame of a playback, computed before any pixel is drawn: the camera and puck of frame n
 /// at exactly t = n / fps seconds, plus the trace record of that frame.
@@ -28,13 +29,14 @@ public struct PlaybackPlan: Sendable {
     ///   - size: frame size in pixels; nil keeps the script's.
     ///   - frameLimit: a flight longer than this many frames is an error (``FlightLimitError``);
     ///     the default, 1 080 000, is ten hours at 30 fps.
+    ///   - terrain: the style's terrain (``StyleResolver/terrain(of:)``), nil for a flat map.
     public static func flight(_ script: FlightScript, startCamera: CameraState, fps: Double? = nil,
                               size: (width: Int, height: Int)? = nil, style: String? = nil,
-                              frameLimit: Int = 1_080_000) throws -> PlaybackPlan {
+                              frameLimit: Int = 1_080_000, terrain: TerrainElevation? = nil) throws -> PlaybackPlan {
         var s = script
         if let fps { s.fps = fps }
         if let size { s.size = ScreenSize(width: Double(size.width), height: Double(size.height)) }
-        let runner = FlightRunner(script: s, startCamera: startCamera)
+        let runner = FlightRunner(script: s, startCamera: startCamera, terrain: terrain)
         var records: [FrameRecord] = []
         var pucks: [PuckState?] = []
         try runner.run(frameLimit: frameLimit) { r in

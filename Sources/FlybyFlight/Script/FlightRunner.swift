@@ -1,4 +1,5 @@
 import FlybyCore
+import FlybyRender
 
 /// One tick of a flight as written to a trace.
 public struct FrameRecord: Sendable, Equatable {
@@ -9,9 +10,14 @@ public struct FrameRecord: Sendable, Equatable {
     /// The puck when a location track is active (the trace's `puck` field).
     public var puck: TracePuck?
     public var events: [String]
+    /// The camera eye's altitude in metres above sea level when the style has `terrain` (the
+    /// trace's `altitude` field; nil without terrain).
+    public var altitude: Double?
 
-    public init(frame: Int, t: Double, camera: CameraState, viewport: String = "idle", puck: TracePuck? = nil, events: [String] = []) {
+    public init(frame: Int, t: Double, camera: CameraState, viewport: String = "idle", puck: TracePuck? = nil, events: [String] = [],
+                altitude: Double? = nil) {
         self.frame = frame; self.t = t; self.camera = camera; self.viewport = viewport; self.puck = puck; self.events = events
+        self.altitude = altitude
     }
 }
 
@@ -30,6 +36,8 @@ public final class FlightRunner {
     public static let defaultFrameLimit = 6_000_000
 
     public let script: FlightScript
+    /// The terrain the camera stays above (nil: a flat map).
+    public let terrain: TerrainElevation?
     public let simulation: MapSimulation
     public let clock: ManualClock
     private var queue: [FlightStep]
@@ -40,10 +48,14 @@ public final class FlightRunner {
 
     /// - Parameter startCamera: the camera before the script's own `camera` fields are applied
     ///   (the style's default camera).
-    public init(script: FlightScript, startCamera: CameraState) {
+    ///   - terrain: the style's terrain (``StyleResolver/terrain(of:)``): the camera's eye is kept
+    ///     above it and every record carries the eye's altitude; nil for a flat map.
+    public init(script: FlightScript, startCamera: CameraState, terrain: TerrainElevation? = nil) {
         self.script = script
+        self.terrain = terrain
         clock = ManualClock(fps: script.fps)
         simulation = MapSimulation(size: script.size, camera: startCamera.applying(script.camera), bounds: script.bounds, clock: clock)
+        simulation.mapboxMap.terrain = terrain?.terrain()
         simulation.viewport.context.styleDefaultCamera = CameraOptions(cameraState: startCamera)
         simulation.viewport.options.transitionsToIdleUponUserInteraction = script.transitionsToIdleUponUserInteraction
         if let l = script.location {
@@ -65,7 +77,8 @@ public final class FlightRunner {
     public func record() -> FrameRecord {
         let events = simulation.takeEvents()
         return FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                           viewport: simulation.viewportStatusName, puck: simulation.tracePuck, events: events)
+                           viewport: simulation.viewportStatusName, puck: simulation.tracePuck, events: events,
+                           altitude: simulation.mapboxMap.eyeAltitude)
     }
 
     /// Starts the steps due at t = 0 and returns frame 0.
@@ -82,12 +95,16 @@ public final class FlightRunner {
     }
 
     /// Runs the whole flight, handing each frame to `sink`.
+    /// A DEM tile that cannot be read stops the flight with its error (after the frame that
+    /// needed it: the camera cannot throw in the middle of a tick).
     public func run(frameLimit: Int = FlightRunner.defaultFrameLimit, _ sink: (FrameRecord) throws -> Void) throws {
         try sink(start())
         while !isFinished {
             if clock.frame >= frameLimit { throw FlightLimitError(file: script.file, frames: frameLimit) }
+            if let e = terrain?.firstError { throw e }
             try sink(step())
         }
+        if let e = terrain?.firstError { throw e }
     }
 
     /// Starts steps until one is still running (or none is left).

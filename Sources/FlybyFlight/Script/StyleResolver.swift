@@ -28,6 +28,21 @@ public enum StyleResolver {
         }
     }
 
+    /// The terrain of a flight's style (its root `terrain`, read from its `raster-dem` source),
+    /// or nil for a style without one. Only a style with `terrain` is loaded (its DEM archive
+    /// opened); errors are reported at the flight's `style` field as for ``defaultCamera(of:)``.
+    public static func terrain(of script: FlightScript) throws -> TerrainElevation? {
+        do {
+            let spec = resolve(script.style, relativeTo: script.file)
+            guard try StyleLoader.parseStyle(spec).terrain != nil else { return nil }
+            var loader = StyleLoader()
+            return try loader.load(spec).terrainElevation
+        } catch let e as InputError {
+            guard let location = script.styleLocation else { throw e }
+            throw location.referring(to: e)
+        }
+    }
+
     /// The style's root camera (docs/formats.md §2: a flight without `camera` starts there); a
     /// style without one starts at (0, 0), zoom 1.
     public static func defaultCamera(for style: String, relativeTo file: String) throws -> CameraState {
@@ -42,7 +57,8 @@ extension TraceWriter {
     /// script gives none. The same script always gives the same bytes.
     public static func trace(of script: FlightScript) throws -> [UInt8] {
         var bytes = header(fps: script.fps, size: script.size, style: script.style)
-        let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(of: script))
+        let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(of: script),
+                                  terrain: try StyleResolver.terrain(of: script))
         try runner.run { appendFrame($0, to: &bytes) }
         return bytes
     }
@@ -69,6 +85,7 @@ extension PlaybackPlan {
         script.warnings.forEach(warn)
         let start = try StyleResolver.defaultCamera(of: script)
         return try PlaybackPlan.flight(script, startCamera: start, fps: fps, size: sides,
-                                       style: StyleResolver.resolve(script.style, relativeTo: script.file))
+                                       style: StyleResolver.resolve(script.style, relativeTo: script.file),
+                                       terrain: try StyleResolver.terrain(of: script))
     }
 }

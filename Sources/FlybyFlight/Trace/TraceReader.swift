@@ -80,10 +80,12 @@ public enum TraceReader {
                 if let p = try c.member("puck") { puck = try Self.puck(p) }
                 var events: [String] = []
                 if let e = try c.member("events") { events = try e.elements().map { (x: JSONCursor) throws(InputError) in try x.string() } }
+                // The eye's altitude with terrain: metres, within the deepest trench and 10,000 km.
+                let altitude = try c.member("altitude")?.double(in: -11_000...10_000_000, what: "altitude")
                 trace.frames.append(FrameRecord(frame: frame, t: t,
                                                 camera: CameraState(center: LocationCoordinate2D(latitude: lat, longitude: lng), padding: padding,
                                                                     zoom: zoom, bearing: bearing, pitch: pitch),
-                                                viewport: viewport, puck: puck, events: events))
+                                                viewport: viewport, puck: puck, events: events, altitude: altitude))
             } catch { throw at(line.number, error) }
         }
         return trace

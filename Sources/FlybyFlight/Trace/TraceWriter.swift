@@ -40,6 +40,10 @@ public struct TraceWriter {
             w.number(wrapBearing(r.camera.bearing))
             w.ascii(#","pitch":"#)
             w.number(r.camera.pitch)
+            if let altitude = r.altitude {
+                w.ascii(#","altitude":"#)
+                w.number(altitude)
+            }
             w.ascii(#","padding":["#)
             let p = r.camera.padding
             w.number(p.top); w.byte(UInt8(ascii: ","))
