@@ -158,14 +158,17 @@ struct LineLabelPath {
             for i in 1..<(points.count - 1) {
                 let s = sign * distances[i]
                 guard s >= from && s <= to else { continue }
-                var d = angleOf(points[i], points[i + 1]) - angleOf(points[i - 1], points[i])
-                while d > Double.pi { d -= 2 * Double.pi }
-                while d < -Double.pi { d += 2 * Double.pi }
-                turns.append((s, abs(d)))
+                let a0 = sign > 0 ? angleOf(points[i - 1], points[i]) : angleOf(points[i + 1], points[i])
+                let a1 = sign > 0 ? angleOf(points[i], points[i + 1]) : angleOf(points[i], points[i - 1])
+                turns.append((s, abs(Self.turn(from: a0, to: a1))))
             }
         }
         add(backward, backwardDistance, sign: -1)
         turns.reverse()
+        // The anchor itself is a point of the line when it falls on a vertex.
+        if forward.count >= 2 && backward.count >= 2 && from <= 0 && to >= 0 {
+            turns.append((0, abs(Self.turn(from: angleOf(backward[1], backward[0]), to: angleOf(forward[0], forward[1])))))
+        }
         add(forward, forwardDistance, sign: 1)
         var best = 0.0, sum = 0.0, first = 0
         for i in turns.indices {
@@ -174,6 +177,14 @@ struct LineLabelPath {
             best = max(best, sum)
         }
         return best
+    }
+
+    /// The turn from direction `a` to direction `b`, radians in −π…π.
+    static func turn(from a: Double, to b: Double) -> Double {
+        var d = b - a
+        while d > Double.pi { d -= 2 * Double.pi }
+        while d < -Double.pi { d += 2 * Double.pi }
+        return d
     }
 
     private func angleOf(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { mapAtan2(b.y - a.y, b.x - a.x) }

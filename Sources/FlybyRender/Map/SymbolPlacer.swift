@@ -25,7 +25,8 @@ public struct SymbolBox: Hashable, Sendable {
 /// `text-padding`) overlaps no box kept before it, unless `text-allow-overlap`. With
 /// `text-ignore-placement` a kept label does not block later ones. Because the order depends only
 /// on the style and the data, the same labels win from frame to frame of a smooth animation: no
-/// flicker. Boxes are axis-aligned (a rotated line label uses the box around its rotated rectangle).
+/// flicker. Boxes are axis-aligned; a label along a line collides as a chain of them, one per glyph
+/// (``LineLabelGlyphs``), checked only against entries whose outer boxes overlap its own.
 struct SymbolPlacer {
     var placed: [SymbolBox] = []
     /// The collision boxes of each of ``placed`` (a range of ``parts``; empty: the box itself).
