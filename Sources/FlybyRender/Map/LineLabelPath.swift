@@ -18,7 +18,8 @@ import FlybyData
 /// Restated from MapLibre's behaviour: the spacing is at least the label's length plus a quarter
 /// of the spacing, so repeats keep some clear line between them; along a part the first anchor is
 /// half the label's length plus two ems from the part's start (modulo the spacing) and the next ones
-/// follow every spacing; an anchor needs half the label's length of line on either side. A part
+/// follow every spacing; an anchor needs half the label's length (at the camera's zoom) of line on
+/// either side. A part
 /// long enough for the label but with no such anchor gets one at its middle. With `line-center`
 /// each part long enough has one anchor, at the middle of its length.
 struct LineLabelAnchor: Equatable {
@@ -31,8 +32,10 @@ struct LineLabelAnchor: Equatable {
     var x: Double, y: Double
 
     /// The anchors of feature `f`'s line parts. `spacing`, `labelLength` and `em` are in unit
-    /// Mercator lengths (pixels ÷ pixels per unit at the layout zoom); `center` is `line-center`.
-    static func anchors(_ level: GeometryLevel, feature f: Int, spacing: Double, labelLength: Double, em: Double,
+    /// Mercator lengths (pixels ÷ pixels per unit at the layout zoom); `room` is the label's
+    /// length at the camera's zoom (the line it needs on screen, so shorter between zoom levels:
+    /// it decides only whether an anchor is kept, never where anchors are); `center` is `line-center`.
+    static func anchors(_ level: GeometryLevel, feature f: Int, spacing: Double, labelLength: Double, room: Double, em: Double,
                         center: Bool, into out: inout [LineLabelAnchor]) {
         out.removeAll(keepingCapacity: true)
         let xy = level.xy
@@ -44,7 +47,7 @@ struct LineLabelAnchor: Equatable {
                 let dx = xy[2 * k + 2] - xy[2 * k], dy = xy[2 * k + 3] - xy[2 * k + 1]
                 length += (dx * dx + dy * dy).squareRoot()
             }
-            guard length > 0, length >= labelLength else { continue }
+            guard length > 0, length >= room else { continue }
             let before = out.count
             if !center {
                 let step = max(spacing, labelLength + spacing / 4)
@@ -52,8 +55,8 @@ struct LineLabelAnchor: Equatable {
                 // Bounded: at most length / step + 1 anchors (step > 0, and each is kept only on the part).
                 let most = Int(min(1e6, length / step)) + 1
                 var n = 0
-                while d <= length - labelLength / 2 && n < most {
-                    if d >= labelLength / 2 { append(at: d) }
+                while d <= length - room / 2 && n < most {
+                    if d >= room / 2 { append(at: d) }
                     d += step
                     n += 1
                 }

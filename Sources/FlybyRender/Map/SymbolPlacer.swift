@@ -217,7 +217,8 @@ extension MapRenderer {
         let pivotX = Float(-(MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH).0 + layout.text.offset.x))
         let extent = block.map { LineLabelGlyphs.extent($0, pivotX: pivotX) } ?? (0, 0)
         LineLabelAnchor.anchors(level, feature: f, spacing: frame.spacing / pixelsPerUnit, labelLength: labelLength / pixelsPerUnit,
-                                em: layout.textSize / pixelsPerUnit, center: frame.lineCenter, into: &lineAnchorScratch)
+                                room: labelLength / g.worldSize, em: layout.textSize / pixelsPerUnit, center: frame.lineCenter,
+                                into: &lineAnchorScratch)
         let anchors = lineAnchorScratch
         var path = LineLabelPath()
         swap(&path, &linePathScratch)
