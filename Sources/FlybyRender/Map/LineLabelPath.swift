@@ -31,12 +31,34 @@ struct LineLabelAnchor: Equatable {
     /// The anchor, unit Mercator.
     var x: Double, y: Double
 
-    /// The anchors of feature `f`'s line parts. `spacing`, `labelLength` and `em` are in unit
-    /// Mercator lengths (pixels ÷ pixels per unit at the layout zoom); `room` is the label's
-    /// length at the camera's zoom (the line it needs on screen, so shorter between zoom levels:
-    /// it decides only whether an anchor is kept, never where anchors are); `center` is `line-center`.
+    /// Most anchors kept for one part in one frame (a bound on the work a tiny `symbol-spacing`
+    /// can ask for; only anchors inside the visible ground are kept, so it is never reached by
+    /// ordinary styles).
+    static let maxAnchorsPerPart = 4096
+
+    /// The part `t0…t1` (of 0…1) of the segment from (x, y) along (dx, dy) inside `box`, nil
+    /// when it misses the box (Liang–Barsky clipping).
+    static func clip(_ x: Double, _ y: Double, _ dx: Double, _ dy: Double, to box: MercatorBox) -> (Double, Double)? {
+        var t0 = 0.0, t1 = 1.0
+        // One axis: false when the segment runs beside the box (no array: this runs per segment).
+        func axis(_ p: Double, _ d: Double, _ lo: Double, _ hi: Double) -> Bool {
+            if d == 0 { return p >= lo && p <= hi }
+            let ta = (lo - p) / d, tb = (hi - p) / d
+            t0 = max(t0, min(ta, tb)); t1 = min(t1, max(ta, tb))
+            return true
+        }
+        guard axis(x, dx, box.minX, box.maxX), axis(y, dy, box.minY, box.maxY) else { return nil }
+        return t0 <= t1 ? (t0, t1) : nil
+    }
+
+    /// The anchors of feature `f`'s line parts that lie in `window` (the visible ground, unit
+    /// Mercator). `spacing`, `labelLength` and `em` are in unit Mercator lengths (pixels ÷ pixels
+    /// per unit at the layout zoom); `room` is the label's length at the camera's zoom (the line it
+    /// needs on screen, so shorter between zoom levels: it decides only whether an anchor is kept,
+    /// never where anchors are); `center` is `line-center`. Work: one pass over the part's points
+    /// plus the anchors kept.
     static func anchors(_ level: GeometryLevel, feature f: Int, spacing: Double, labelLength: Double, room: Double, em: Double,
-                        center: Bool, into out: inout [LineLabelAnchor]) {
+                        center: Bool, window: MercatorBox, into out: inout [LineLabelAnchor]) {
         out.removeAll(keepingCapacity: true)
         let xy = level.xy
         for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
@@ -47,21 +69,41 @@ struct LineLabelAnchor: Equatable {
                 let dx = xy[2 * k + 2] - xy[2 * k], dy = xy[2 * k + 3] - xy[2 * k + 1]
                 length += (dx * dx + dy * dy).squareRoot()
             }
-            guard length > 0, length >= room else { continue }
-            let before = out.count
+            guard length > 0, length >= room, length.isFinite else { continue }
+            let lo = room / 2, hi = length - room / 2
+            var spaced = false
             if !center {
                 let step = max(spacing, labelLength + spacing / 4)
-                var d = (labelLength / 2 + 2 * em).truncatingRemainder(dividingBy: step)
-                // Bounded: at most length / step + 1 anchors (step > 0, and each is kept only on the part).
-                let most = Int(min(1e6, length / step)) + 1
-                var n = 0
-                while d <= length - room / 2 && n < most {
-                    if d >= room / 2 { append(at: d) }
-                    d += step
-                    n += 1
+                let offset = (labelLength / 2 + 2 * em).truncatingRemainder(dividingBy: step)
+                // Is there an anchor anywhere on the part (seen or not)? Else it gets the middle one.
+                let first = offset + max(0, ((lo - offset) / step).rounded(.up)) * step
+                spaced = step > 0 && first <= hi
+                if spaced {
+                    // `tries` bounds the loop even where a step is lost in rounding.
+                    var walked = 0.0, tries = 0, last = -1.0
+                    for k in range.lowerBound..<(range.upperBound - 1) where tries < maxAnchorsPerPart {
+                        let x0 = xy[2 * k], y0 = xy[2 * k + 1], dx = xy[2 * k + 2] - x0, dy = xy[2 * k + 3] - y0
+                        let seg = (dx * dx + dy * dy).squareRoot()
+                        defer { walked += seg }
+                        guard seg > 0, let (t0, t1) = clip(x0, y0, dx, dy, to: window) else { continue }
+                        let a = max(walked + t0 * seg, lo), b = min(walked + t1 * seg, hi)
+                        guard a <= b else { continue }
+                        var n = max(0, ((a - offset) / step).rounded(.up))
+                        while tries < maxAnchorsPerPart {
+                            let d = offset + n * step
+                            guard d <= b else { break }
+                            if d > last {
+                                let t = min(1, max(0, (d - walked) / seg))
+                                out.append(LineLabelAnchor(ring: r, segment: k, t: t, x: x0 + dx * t, y: y0 + dy * t))
+                                last = d
+                            }
+                            n += 1
+                            tries += 1
+                        }
+                    }
                 }
             }
-            if out.count == before { append(at: length / 2) }
+            if !spaced { append(at: length / 2) }
 
             func append(at target: Double) {
                 var walked = 0.0

@@ -156,11 +156,12 @@ extension MapRenderer {
                 edgeTiles: layer.bool(.symbolAvoidEdges, zoom: z) ? tiles.cover(forLayer: li) : [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
+                let window = g.queryBox(copy: copy)
                 collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
                     placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
-                                font: font, frame)
+                                font: font, frame, window: window)
                     k += 1
                 }
             }
@@ -182,7 +183,7 @@ extension MapRenderer {
 
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
                                       feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, font: LabelFontID,
-                                      _ frame: SymbolFrame) {
+                                      _ frame: SymbolFrame, window: MercatorBox) {
         // A point label's anchor does not depend on the layout: reject off-screen candidates
         // before looking the layout up.
         var pointAnchor: ScreenPoint?
@@ -218,7 +219,7 @@ extension MapRenderer {
         let extent = block.map { LineLabelGlyphs.extent($0, pivotX: pivotX) } ?? (0, 0)
         LineLabelAnchor.anchors(level, feature: f, spacing: frame.spacing / pixelsPerUnit, labelLength: labelLength / pixelsPerUnit,
                                 room: labelLength / g.worldSize, em: layout.textSize / pixelsPerUnit, center: frame.lineCenter,
-                                into: &lineAnchorScratch)
+                                window: window, into: &lineAnchorScratch)
         let anchors = lineAnchorScratch
         var path = LineLabelPath()
         swap(&path, &linePathScratch)

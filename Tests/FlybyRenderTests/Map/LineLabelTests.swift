@@ -195,6 +195,15 @@ import Testing
         }
     }
 
+    /// A line around the world seen at zoom 18 with the smallest spacing: its length is about
+    /// 3 · 10¹⁰ px there, and only the anchors on the visible ground are made.
+    @Test func aTinySpacingOnAWorldLongLineMakesOnlyTheVisibleAnchors() throws {
+        let json = Self.style([("i", [(-179.0, 0.0), (179.0, 0.0)])], layout: #", "symbol-spacing": 1, "text-size": 10"#)
+        let r = try Self.render(json, camera: CameraState(center: .init(latitude: 0, longitude: 0), zoom: 18))
+        #expect(r.placedSymbolBoxes.count > 20, "\(r.placedSymbolBoxes.count) labels")
+        #expect(r.lineAnchorScratch.count < 2 * LineLabelAnchor.maxAnchorsPerPart)
+    }
+
     @Test func theLinePlacementPropertiesAreMarkedDrawn() {
         for p: StyleProperty in [.symbolSpacing, .symbolAvoidEdges, .textRotate, .textMaxAngle, .textKeepUpright] {
             #expect(p.drawing == .drawn, "\(p.rawValue)")
