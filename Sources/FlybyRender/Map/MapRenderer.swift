@@ -102,6 +102,9 @@ public struct MapRenderer {
     var clipper = DepthClipper()
     var text: TextRenderer
     var placer = SymbolPlacer()
+    /// Scratch of line-label placement, kept so that a frame allocates nothing for it.
+    var lineAnchorScratch: [LineLabelAnchor] = []
+    var linePathScratch = LineLabelPath()
     /// The labels and icons placed for the current frame, in drawing order.
     var symbolDraws: [SymbolDraw] = []
     var images: [String: PixelBuffer] = [:]

@@ -17,6 +17,8 @@ struct SymbolLayout {
     var block: TextBlock?
     /// Where the text's box goes and how it collides (`text-anchor`, `text-offset` in ems × size, …).
     var text = Box()
+    /// `text-rotate` in radians (clockwise on screen; added to the line's direction along lines).
+    var textRotate = 0.0
     /// `icon-size` (a scale), `icon-rotate` in radians.
     var iconScale = 1.0
     var iconRotate = 0.0
@@ -53,7 +55,7 @@ struct SymbolLayout {
     /// Every property ``SymbolLayout`` reads, for the memo's invalidation.
     static let properties: [StyleProperty] = [
         .symbolPlacement, .textFont, .textField, .textTransform, .iconImage, .textSize, .textLetterSpacing,
-        .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textPadding, .textAllowOverlap, .textOptional,
+        .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textRotate, .textPadding, .textAllowOverlap, .textOptional,
         .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap, .iconOptional,
         .iconTextFit, .iconTextFitPadding,
     ]
@@ -89,6 +91,7 @@ extension MapRenderer {
             let lineHeight = Float(layer.number(.textLineHeight, zoom: z, feature: ctx)) * layout.pixelSize
             layout.block = text.cachedLayout(label, font: font, pixelSize: layout.pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
                                              letterSpacing: spacing, justification: justification)
+            layout.textRotate = layer.number(.textRotate, zoom: z, feature: ctx) * Double.pi / 180
             layout.text = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: size, anchor: .textAnchor, offset: .textOffset,
                                            padding: .textPadding, allowOverlap: .textAllowOverlap, optional: .textOptional)
         }

@@ -25,28 +25,69 @@ public struct SymbolBox: Hashable, Sendable {
 /// `text-padding`) overlaps no box kept before it, unless `text-allow-overlap`. With
 /// `text-ignore-placement` a kept label does not block later ones. Because the order depends only
 /// on the style and the data, the same labels win from frame to frame of a smooth animation: no
-/// flicker. Boxes are axis-aligned (a rotated line label uses the box around its rotated rectangle).
+/// flicker. Boxes are axis-aligned; a label along a line collides as a chain of them, one per glyph
+/// (``LineLabelGlyphs``), checked only against entries whose outer boxes overlap its own.
 struct SymbolPlacer {
     var placed: [SymbolBox] = []
-    /// Boxes that block later symbols (a subset of ``placed`` without ignore-placement ones).
+    /// The collision boxes of each of ``placed`` (a range of ``parts``; empty: the box itself).
+    /// A label along a line collides as a chain of small boxes, one per glyph, not as the box
+    /// around it (see ``LineLabelGlyphs``).
+    var placedParts: [Range<Int>] = []
+    /// For each of ``placed``, the unit Mercator anchor of a line label (nil otherwise): which
+    /// point of its line the label is at, the same from frame to frame.
+    var placedAnchors: [SIMD2<Double>?] = []
+    var parts: [SymbolBox] = []
+    /// Boxes that block later symbols (a subset of ``placed`` without ignore-placement ones),
+    /// with their parts.
     var blocking: [SymbolBox] = []
+    var blockingParts: [Range<Int>] = []
     /// The camera whose frame placed ``placed`` (nil after a reset), for queries.
     var camera: CameraState?
 
     mutating func reset() {
         camera = nil
         placed.removeAll(keepingCapacity: true)
+        placedParts.removeAll(keepingCapacity: true)
+        placedAnchors.removeAll(keepingCapacity: true)
+        parts.removeAll(keepingCapacity: true)
         blocking.removeAll(keepingCapacity: true)
+        blockingParts.removeAll(keepingCapacity: true)
     }
 
-    func isFree(_ b: SymbolBox) -> Bool {
-        for o in blocking where o.overlaps(b) { return false }
+    /// True when `b` (or, when given, its parts `bParts`, all inside `b`) overlaps no blocking box
+    /// or part.
+    func isFree(_ b: SymbolBox, parts bParts: [SymbolBox] = []) -> Bool {
+        for i in blocking.indices where blocking[i].overlaps(b) {
+            let oParts = blockingParts[i]
+            if oParts.isEmpty && bParts.isEmpty { return false }
+            if oParts.isEmpty {
+                for p in bParts where p.overlaps(blocking[i]) { return false }
+            } else if bParts.isEmpty {
+                for k in oParts where parts[k].overlaps(b) { return false }
+            } else {
+                for k in oParts where parts[k].overlaps(b) {
+                    for p in bParts where p.overlaps(parts[k]) { return false }
+                }
+            }
+        }
         return true
     }
 
-    mutating func add(_ b: SymbolBox, blocks: Bool) {
+    mutating func add(_ b: SymbolBox, parts bParts: [SymbolBox] = [], anchor: SIMD2<Double>? = nil, blocks: Bool) {
+        let range = parts.count..<(parts.count + bParts.count)
+        parts.append(contentsOf: bParts)
         placed.append(b)
-        if blocks { blocking.append(b) }
+        placedParts.append(range)
+        placedAnchors.append(anchor)
+        if blocks {
+            blocking.append(b)
+            blockingParts.append(range)
+        }
+    }
+
+    /// The collision boxes of placed symbol `i`: its parts, or its box.
+    func collisionBoxes(ofPlaced i: Int) -> [SymbolBox] {
+        placedParts[i].isEmpty ? [placed[i]] : Array(parts[placedParts[i]])
     }
 }
 
@@ -80,61 +121,6 @@ extension MapRenderer {
         return best
     }
 
-    /// The anchor and angle of a line-placed label of width `labelWidth` px: the middle of the
-    /// longest on-screen part of the line, turned along the chord over the label's length and
-    /// kept upright (angle in −90°…90°). Nil when no part is long enough.
-    func lineAnchor(_ level: GeometryLevel, feature f: Int, h: Homography, _ g: FrameGeometry,
-                    labelWidth: Double) -> (point: ScreenPoint, angle: Double)? {
-        var best: (ScreenPoint, Double)?
-        var bestLength = labelWidth * 1.1
-        for r in level.rings(ofFeature: f) where level.ringFlags[r] & RingFlags.points == 0 {
-            let range = level.points(ofRing: r)
-            guard range.count >= 2 else { continue }
-            // Length of the projected polyline (points outside the depth strip end it).
-            var length = 0.0
-            var prev: ScreenPoint?
-            for k in range {
-                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
-                let w = h.depth(x: x, y: y)
-                guard w >= g.near && w <= g.far else { prev = nil; continue }
-                let p = h.project(x, y)
-                if let q = prev { length += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
-                prev = p
-            }
-            guard length > bestLength else { continue }
-            // Walk to the middle, and to ± half the label width for the chord.
-            let targets = (length / 2 - labelWidth / 2, length / 2, length / 2 + labelWidth / 2)
-            var found: (ScreenPoint?, ScreenPoint?, ScreenPoint?) = (nil, nil, nil)
-            var walked = 0.0
-            prev = nil
-            for k in range {
-                let x = level.xy[2 * k], y = level.xy[2 * k + 1]
-                let w = h.depth(x: x, y: y)
-                guard w >= g.near && w <= g.far else { prev = nil; continue }
-                let p = h.project(x, y)
-                if let q = prev {
-                    let seg = ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
-                    func at(_ t: Double) -> ScreenPoint? {
-                        guard t >= walked && t <= walked + seg, seg > 0 else { return nil }
-                        let u = (t - walked) / seg
-                        return ScreenPoint(x: q.x + (p.x - q.x) * u, y: q.y + (p.y - q.y) * u)
-                    }
-                    if found.0 == nil { found.0 = at(targets.0) }
-                    if found.1 == nil { found.1 = at(targets.1) }
-                    if found.2 == nil { found.2 = at(targets.2) }
-                    walked += seg
-                }
-                prev = p
-            }
-            guard let a = found.0, let m = found.1, let b = found.2 else { continue }
-            var angle = mapAtan2(b.y - a.y, b.x - a.x)
-            if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
-            bestLength = length
-            best = (m, angle)
-        }
-        return best.map { (point: $0.0, angle: $0.1) }
-    }
-
     /// Places the labels and icons of every symbol layer (see ``SymbolPlacer``) and records what
     /// to draw in ``symbolDraws``, in drawing order. Placement never reads pixels, so it can run
     /// before the layers are drawn, and the drawing can then be split into row bands.
@@ -164,14 +150,18 @@ extension MapRenderer {
                 textTurn: !alongLine && textAlign == "map" ? -bearing : 0,
                 iconTurn: !alongLine && iconAlign == "map" ? -bearing : 0,
                 textTranslation: screenTranslation(layer, .textTranslate, .textTranslateAnchor, g),
-                iconTranslation: screenTranslation(layer, .iconTranslate, .iconTranslateAnchor, g))
+                iconTranslation: screenTranslation(layer, .iconTranslate, .iconTranslateAnchor, g),
+                spacing: layer.number(.symbolSpacing, zoom: z), lineCenter: layer.string(.symbolPlacement, zoom: z) == "line-center",
+                keepUpright: layer.bool(.textKeepUpright, zoom: z), maxAngle: layer.number(.textMaxAngle, zoom: z) * Double.pi / 180,
+                edgeTiles: layer.bool(.symbolAvoidEdges, zoom: z) ? tiles.cover(forLayer: li) : [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
+                let window = g.queryBox(copy: copy)
                 collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
                 var k = 0
                 while k < order.count {  // placeSymbol never changes `order`
                     placeSymbol(li, layer, source, level, feature: Int(order[k].feature), h: h, g, alongLine: alongLine,
-                                font: font, frame)
+                                font: font, frame, window: window)
                     k += 1
                 }
             }
@@ -184,14 +174,20 @@ extension MapRenderer {
         /// Extra rotation of point labels and icons aligned to the map, radians.
         var textTurn: Double, iconTurn: Double
         var textTranslation: (x: Double, y: Double), iconTranslation: (x: Double, y: Double)
+        /// Line placement: `symbol-spacing` (pixels), `line-center`, `text-keep-upright`,
+        /// `text-max-angle` (radians).
+        var spacing = 250.0, lineCenter = false, keepUpright = true, maxAngle = Double.pi / 4
+        /// `symbol-avoid-edges` with a tiled source: the frame's tiles (empty: nothing to avoid).
+        var edgeTiles: [TileID] = []
     }
 
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
                                       feature f: Int, h: Homography, _ g: FrameGeometry, alongLine: Bool, font: LabelFontID,
-                                      _ frame: SymbolFrame) {
+                                      _ frame: SymbolFrame, window: MercatorBox) {
         // A point label's anchor does not depend on the layout: reject off-screen candidates
         // before looking the layout up.
         var pointAnchor: ScreenPoint?
+        var pointUnit = (x: 0.0, y: 0.0)
         if !alongLine {
             guard let p = MapRenderer.labelPoint(level, feature: f) else { return }
             let w = h.depth(x: p.x, y: p.y)
@@ -199,6 +195,7 @@ extension MapRenderer {
             let anchor = h.project(p.x, p.y)
             guard isOnScreen(anchor, g) else { return }
             pointAnchor = anchor
+            pointUnit = p
         }
         let layout = symbolLayout(index, layer, source, feature: f, zoom: g.zoom, alongLine: alongLine, font: font)
         let icon = layout.iconName.isEmpty ? nil : images[layout.iconName]
@@ -208,18 +205,60 @@ extension MapRenderer {
         let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
 
         // Anchor on screen, and the rotation of the label.
-        var anchor: ScreenPoint
-        var angle = frame.textTurn
-        var lineAngle = 0.0
         if let pointAnchor {
-            anchor = pointAnchor
-        } else {
-            guard let a = lineAnchor(level, feature: f, h: h, g, labelWidth: blockW) else { return }
-            anchor = a.point
-            lineAngle = a.angle
-            if frame.textFollowsLine { angle = a.angle }
-            guard isOnScreen(anchor, g) else { return }
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, chain: nil,
+                    unit: pointUnit, lineAnchor: nil, font: font, frame)
+            return
         }
+        // Along a line: every anchor of the line in turn (see ``LineLabelAnchor``), the glyphs
+        // laid along the projected line when the text follows it (``LineLabelGlyphs``).
+        let pixelsPerUnit = WebMercator.worldSize(zoom: g.zoom.rounded(.down)) * pixelRatio
+        let iconLength = icon.map { Double($0.width) * layout.iconScale } ?? 0
+        let labelLength = max(frame.textFollowsLine || block == nil ? blockW : 0, iconLength)
+        let pivotX = Float(-(MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH).0 + layout.text.offset.x))
+        let extent = block.map { LineLabelGlyphs.extent($0, pivotX: pivotX) } ?? (0, 0)
+        LineLabelAnchor.anchors(level, feature: f, spacing: frame.spacing / pixelsPerUnit, labelLength: labelLength / pixelsPerUnit,
+                                room: labelLength / g.worldSize, em: layout.textSize / pixelsPerUnit, center: frame.lineCenter,
+                                window: window, into: &lineAnchorScratch)
+        let anchors = lineAnchorScratch
+        var path = LineLabelPath()
+        swap(&path, &linePathScratch)
+        defer { swap(&path, &linePathScratch) }
+        for a in anchors {
+            guard path.build(level, a, h: h, near: g.near, far: g.far, reach: max(abs(extent.0), abs(extent.1), 1) + 1),
+                  let at = path.point(at: 0), isOnScreen(at.p, g) else { continue }
+            var lineAngle = at.angle
+            if lineAngle > Double.pi / 2 { lineAngle -= Double.pi } else if lineAngle < -Double.pi / 2 { lineAngle += Double.pi }
+            var chain: LineLabelGlyphs?
+            if let block, frame.textFollowsLine {
+                let oy = MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH).1 + layout.text.offset.y
+                let settings = LineLabelGlyphs.Settings(keepUpright: frame.keepUpright, maxAngle: frame.maxAngle,
+                                                        angleWindow: 0.6 * Double(layout.pixelSize), rotate: layout.textRotate,
+                                                        padding: layout.text.padding)
+                guard var laid = layOutAlongPath(block, font: font, pixelSize: layout.pixelSize, pivot: SIMD2(pivotX, Float(-oy)),
+                                                 path: path, settings, layerID: layer.id, text: layout.label, feature: f) else { continue }
+                laid.translate(by: frame.textTranslation)
+                chain = laid
+            }
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle, chain: chain,
+                    unit: (a.x, a.y), lineAnchor: SIMD2(a.x, a.y), font: font, frame)
+        }
+    }
+
+    /// Places one symbol of feature `f` at screen `anchor`: a point label, or one repeat of a line
+    /// label (`lineAngle` the line's direction there, kept within ±90°; `chain` its glyphs laid
+    /// along the line, nil when the text stays level; `lineAnchor` its point of the line, unit
+    /// Mercator). `unit` is the anchor in unit Mercator (for `symbol-avoid-edges`).
+    private mutating func placeAt(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, feature f: Int, _ g: FrameGeometry,
+                                  layout: SymbolLayout, icon: PixelBuffer?, anchor pointOnScreen: ScreenPoint, lineAngle: Double,
+                                  chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
+                                  font: LabelFontID, _ frame: SymbolFrame) {
+        let alongLine = unitAnchor != nil
+        let block = layout.block
+        let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
+        var anchor = pointOnScreen
+        // A level label (a point, or a line label with viewport alignment) turns by text-rotate.
+        let angle = frame.textTurn + layout.textRotate + (alongLine && frame.textFollowsLine ? lineAngle : 0)
         let iconAnchor = ScreenPoint(x: anchor.x + frame.iconTranslation.x, y: anchor.y + frame.iconTranslation.y)
         anchor.x += frame.textTranslation.x; anchor.y += frame.textTranslation.y
 
@@ -228,7 +267,9 @@ extension MapRenderer {
         ox += layout.text.offset.x; oy += layout.text.offset.y
         let c = mapCos(angle), s = mapSin(angle)
         var textBox: SymbolBox?
-        if block != nil {
+        if let chain {
+            textBox = chain.bounds
+        } else if block != nil {
             textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.text.padding, layer.id,
                                              layout.label)
             textBox?.featureIndex = f
@@ -268,8 +309,16 @@ extension MapRenderer {
                                 maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
                                 featureIndex: f)
         }
+        // symbol-avoid-edges: inside the anchor's tile, or not at all.
+        if !frame.edgeTiles.isEmpty {
+            let boxes = [textBox, iconBox].compactMap { $0 }
+            guard MapRenderer.isInsideTile(boxes, anchor: unit, screenAnchor: pointOnScreen, tiles: frame.edgeTiles, g.transform) else {
+                return
+            }
+        }
         // Collision.
-        var textOK = textBox.map { layout.text.allowOverlap || placer.isFree($0) } ?? false
+        let textParts = chain?.boxes ?? []
+        var textOK = textBox.map { layout.text.allowOverlap || placer.isFree($0, parts: textParts) } ?? false
         var iconOK = iconBox.map { layout.icon.allowOverlap || placer.isFree($0) } ?? false
         if textBox != nil && iconBox != nil {
             // Both or neither, unless the other one is optional.
@@ -312,11 +361,15 @@ extension MapRenderer {
             }
         }
         if let b = textBox, textOK, let block {
-            placer.add(b, blocks: !layer.bool(.textIgnorePlacement, zoom: z, feature: ctx))
+            placer.add(b, parts: textParts, anchor: unitAnchor, blocks: !layer.bool(.textIgnorePlacement, zoom: z, feature: ctx))
             let opacity = layer.number(.textOpacity, zoom: z, feature: ctx)
             let color = pixelColor(layer.color(.textColor, zoom: z, feature: ctx), opacity)
             let haloColor = pixelColor(layer.color(.textHaloColor, zoom: z, feature: ctx), opacity)
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
+            if let chain {
+                symbolDraws.append(.glyphs(chain.glyphs, color: color, halo: halo, haloColor: haloColor))
+                return
+            }
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
             symbolDraws.append(.text(block, font: font, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
@@ -338,6 +391,9 @@ extension MapRenderer {
                                                             offset: (-size.w * scale / 2, -size.h * scale / 2), origin: center,
                                                             cos: mapCos(rotation), sin: mapSin(rotation)))
                 text.glyphPainter.draw(color: color, halo: halo, haloColor: haloColor, clip: painter.rowRect, into: view)
+            case let .glyphs(glyphs, color, halo, haloColor):
+                text.glyphPainter.glyphs.append(contentsOf: glyphs)
+                text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
             case let .text(block, font, px, origin, pivot, c, s, color, halo, haloColor):
                 text.appendBlock(block, font: font, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
                 text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
@@ -429,6 +485,8 @@ enum SymbolDraw {
     /// tinted `color` over a `halo`-px halo (`icon-color`, `icon-halo-*`; opacity already applied).
     case sdfIcon(GlyphDistanceField, size: (w: Double, h: Double), center: ScreenPoint, scale: Double, rotation: Double,
                  color: Color, halo: Double, haloColor: Color)
+    /// A label laid along a line, glyph by glyph (``LineLabelGlyphs``).
+    case glyphs([PlacedGlyph], color: Color, halo: Double, haloColor: Color)
     /// A laid-out text block whose point `pivot` lands on `origin`, rotated by (`cos`, `sin`).
     case text(TextBlock, font: LabelFontID, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
               color: Color, halo: Double, haloColor: Color)

@@ -52,6 +52,12 @@ struct TiledSourceFrame {
         return slots[key]?.loaded
     }
 
+    /// The tiles of layer `k`'s slot in this frame (empty when the layer draws no tiles).
+    func cover(forLayer k: Int) -> [TileID] {
+        guard let key = layerSlots[k] else { return [] }
+        return slots[key]?.cover ?? []
+    }
+
     /// The number of layer `k`'s slot (nil when the layer draws no tiles).
     func slotNumber(ofLayer k: Int) -> Int? { layerSlots[k].flatMap { slotNumbers[$0] } }
 
