@@ -109,6 +109,7 @@ enum PlayCommand {
             guard o.values["trace"] == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
             return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: o.values["shard"],
                                      frames: o.values["frames"] == nil ? nil : range, crf: crf, preset: preset, threads: threads, tileCache: tileCache,
+                                     tileCacheTiles: TileCacheOption.tiles(o.values["tile-cache"], width: plan.width, height: plan.height),
                                      jsonProgress: jsonProgress).run(out)
         }
         guard o.values["shard"] == nil else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
@@ -127,6 +128,7 @@ enum PlayCommand {
         // then makes its renderer from the loaded data.
         var loader = StyleLoader()
         loader.tileCacheBudget = tileCache
+        loader.tileCacheTiles = TileCacheOption.tiles(o.values["tile-cache"], width: plan.width, height: plan.height)
         loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
         var styleToDraw: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
         if let language = o.values["language"] { styleToDraw = try styleToDraw?.localized(into: language) }

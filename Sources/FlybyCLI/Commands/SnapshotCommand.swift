@@ -76,6 +76,7 @@ struct RenderScene {
         }
         var loader = StyleLoader()
         loader.tileCacheBudget = try TileCacheOption.parse(o.values["tile-cache"])
+        loader.tileCacheTiles = TileCacheOption.tiles(o.values["tile-cache"], width: width * pixelRatio, height: height * pixelRatio)
         loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
         style = try loader.load(o.values["style"] ?? "world")
         if let language = o.values["language"] { style = try style.localized(into: language) }
