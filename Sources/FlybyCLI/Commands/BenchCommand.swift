@@ -34,7 +34,7 @@ enum BenchCommand {
       render.layer.ID_cpu_ms      with --layers: median thread CPU time of a frame that draws only layer ID
                                   (plus the background, sky and ornaments, which 'render.layer.base_cpu_ms' is)
     --threads N (1…64, default 1) rasterizes the style layers in N row bands at once (same pixels).
-    --tile-cache MiB (default 256) bounds each tiled source's decoded tiles.
+    --tile-cache MiB bounds each tiled source's decoded tiles (default: sized from the frame, at most 256 MiB).
     """
 
     static func run(_ args: [String], _ out: CommandOutput) throws {

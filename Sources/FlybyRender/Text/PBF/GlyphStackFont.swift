@@ -7,8 +7,8 @@ import FlybyData
 /// that was not tried before, each font of the stack's file of that range (a font with no file
 /// tries its `fontstacks.json` folder). A glyph's distance field is made from its bitmap the first
 /// time a text prepared uses it (a range holds 256 glyphs, a city's labels use a few dozen: making
-/// every field on loading was a third of the first frame's instructions). A character is drawn from the first font whose file has
-/// it, else from ``fallback`` (the built-in DejaVu Sans, Bold when the stack's first name says so).
+/// every field on loading was a third of the first frame's instructions). A character is drawn
+/// from the first font whose file has it, else from ``fallback`` (the built-in DejaVu Sans, Bold when the stack's first name says so).
 /// A missing file for the whole stack, or a corrupt file, is reported once in ``warnings`` (the
 /// file named) and its characters come from the fallback; nothing traps.
 ///
