@@ -41,7 +41,13 @@ extension VectorTileLayer {
 public enum TileGeoJSON {
     public static func featureCollection(_ tile: VectorTile, id: TileID) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        // Room for about what the text will take (up to 52 bytes a vertex, `[lng,lat],`, and the
+        // feature's head and properties), so the buffer is not grown and copied several times.
+        var estimate = 4096
+        for layer in tile.layers {
+            for feature in layer.features { estimate += 160 + 8 * feature.tags.count + 56 * feature.geometry.points.count }
+        }
+        out.reserveCapacity(estimate)
         out.append(contentsOf: Array(#"{"type":"FeatureCollection","features":["#.utf8))
         var first = true
         var numbers = CoordinateText(TileProjection(tile: id, extent: tile.layers.first?.extent ?? 4096))
