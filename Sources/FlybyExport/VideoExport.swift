@@ -39,6 +39,10 @@ public enum VideoExport {
         public var memory = MemoryBudget.default
         /// Decoded tiles kept per tiled source, in bytes (never changes a pixel).
         public var tileCacheBytes = 256 << 20
+        /// Also bound each tiled source by a tile count sized from the frame
+        /// (``StyleLoader/viewportTileCount(width:height:tileSize:)``, MapLibre's rule; the
+        /// default), so memory stays flat over a long flight; false: ``tileCacheBytes`` alone.
+        public var tileCacheSizedFromFrame = true
         /// Device pixels per point, 1…4: frames are this many times the plan's size each way.
         public var pixelRatio = 1
         /// Labels in this language where the data has it (`name:CODE`), else the local name.
@@ -103,6 +107,9 @@ public enum VideoExport {
         let styleName = plan.style
         var loader = StyleLoader()
         loader.tileCacheBudget = options.tileCacheBytes
+        if options.tileCacheSizedFromFrame {
+            loader.tileCacheTiles = StyleLoader.viewportTileCount(width: plan.width, height: plan.height)
+        }
         loader.spritePixelRatio = ratio >= 2 ? 2 : 1
         var styleToDraw: LoadedStyle? = styleName == PlaceholderFrameRenderer.styleName ? nil : try loader.load(styleName)
         if let language = options.language { styleToDraw = try styleToDraw?.localized(into: language) }

@@ -100,6 +100,7 @@ enum PlayCommand: FlybyCommand {
         options.preset = parsed.string("preset")!
         options.threads = parsed.int("threads") ?? FramePipeline.defaultThreadCount
         options.tileCacheBytes = parsed.tileCacheBytes
+        options.tileCacheSizedFromFrame = !parsed.has("tile-cache")
         options.pixelRatio = parsed.int("pixel-ratio")!
         options.language = parsed.string("language")
         options.tracePath = parsed.string("trace")
@@ -113,7 +114,9 @@ enum PlayCommand: FlybyCommand {
             guard options.tracePath == nil else { throw CommandError("--trace cannot be combined with --segment-frames (write the trace with 'flyby trace')") }
             return try SegmentedPlay(plan: plan, input: input, directory: outArg, segmentFrames: n, shard: parsed.string("shard"),
                                      frames: frames, crf: options.crf, preset: options.preset, threads: options.threads,
-                                     tileCache: options.tileCacheBytes, jsonProgress: jsonProgress).run(out)
+                                     tileCache: options.tileCacheBytes,
+                                     tileCacheTiles: parsed.tileCacheTiles(width: plan.width, height: plan.height),
+                                     jsonProgress: jsonProgress).run(out)
         }
         guard !parsed.has("shard") else { throw CommandError("--shard needs --segment-frames N (see 'flyby help play')") }
 

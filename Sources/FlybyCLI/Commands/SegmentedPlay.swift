@@ -30,6 +30,8 @@ struct SegmentedPlay {
     var threads: Int
     /// `--tile-cache` in bytes.
     var tileCache: Int
+    /// The most tiles each tiled source keeps (``TileCacheOption/tiles(_:width:height:)``).
+    var tileCacheTiles: Int?
     var jsonProgress: Bool
 
     /// Set by the SIGINT/SIGTERM handlers (the signal number); polled between frames.
@@ -81,6 +83,7 @@ struct SegmentedPlay {
         let style = plan.style
         var loader = StyleLoader()
         loader.tileCacheBudget = tileCache
+        loader.tileCacheTiles = tileCacheTiles
         let loadedStyle: LoadedStyle? = style == PlaceholderFrameRenderer.styleName ? nil : try loader.load(style)
         let (w, h) = (plan.width, plan.height)
         let pipeline = FramePipeline(threads: threads, encode: { @Sendable (pixels, bytes) in

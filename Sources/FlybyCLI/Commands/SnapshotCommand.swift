@@ -67,6 +67,7 @@ struct RenderScene {
         }
         var loader = StyleLoader()
         loader.tileCacheBudget = o.tileCacheBytes
+        loader.tileCacheTiles = o.tileCacheTiles(width: width * pixelRatio, height: height * pixelRatio)
         loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
         style = try loader.load(o.string("style") ?? "world")
         if let language = o.string("language") { style = try style.localized(into: language) }

@@ -1,3 +1,4 @@
+import FlybyRender
 import FlybyCore
 
 /// Options several commands share, declared once (docs/cli.md).
@@ -30,9 +31,12 @@ extension OptionSpec {
         """, default: "1")
 
     /// `--tile-cache MiB`: the most memory the decoded tiles of each tiled source may hold
-    /// (``VectorTileSet/cacheBudget``). What the cache holds never changes a pixel.
+    /// (``VectorTileSet/cacheBudget``). Without it a source keeps as many tiles as five views of
+    /// the frame hold (``StyleLoader/viewportTileCount(width:height:tileSize:)``, MapLibre's rule),
+    /// at most 256 MiB (docs/tiles.md). What the cache holds never changes a pixel.
     static let tileCache = OptionSpec("tile-cache", .int(0...65_536, unit: "MiB"), "MiB", help: """
-        decoded tiles kept per tiled source, in MiB; frames are the same for any size, a smaller cache only decodes tiles again
+        decoded tiles kept per tiled source, in MiB; by default as many tiles as five views of the frame hold \
+        (MapLibre's rule), at most 256 MiB; frames are the same for any size, a smaller cache only decodes tiles again
         """, default: "256")
 
     /// `--pixel-ratio N` (``MapRenderer/pixelRatio``).
@@ -55,4 +59,11 @@ extension OptionSpec {
 extension ParsedOptions {
     /// `--tile-cache` in bytes.
     var tileCacheBytes: Int { int("tile-cache")! << 20 }
+
+    /// The most tiles each tiled source keeps: nil when `--tile-cache` is given (its MiB alone
+    /// bound the cache), else sized from a `width × height` pixel frame, so a long flight's cache
+    /// fills to its size within the first frames instead of growing for minutes (docs/tiles.md).
+    func tileCacheTiles(width: Int, height: Int) -> Int? {
+        has("tile-cache") ? nil : StyleLoader.viewportTileCount(width: width, height: height)
+    }
 }

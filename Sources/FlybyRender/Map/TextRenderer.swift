@@ -139,6 +139,8 @@ struct TextRenderer {
                              painter: inout Painter, view: PixelBufferView) -> (width: Double, height: Double) {
         let px = TextRenderer.quantized(size)
         let block = layout(text, font: isBold ? .bold : .regular, pixelSize: px, maxWidth: nil)
+        let glyphs = block.lines.flatMap { $0.glyphs.map(\.glyph) }
+        if isBold { bold.prepare(glyphs) } else { regular.prepare(glyphs) }
         appendBlock(block, font: isBold ? .bold : .regular, pixelSize: px, origin: origin, pivot: .zero, cos: 1, sin: 0)
         drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
         return (Double(block.size.x), Double(block.size.y))

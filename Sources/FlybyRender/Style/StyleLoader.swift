@@ -132,6 +132,10 @@ public struct StyleLoader: Sendable {
     var rasterSets: [String: RasterTileSet] = [:]
     /// The most bytes of decoded tiles each vector source keeps (`--tile-cache MiB`; 256 MiB).
     public var tileCacheBudget = 256 << 20
+    /// The most tiles each tiled source keeps (nil: only ``tileCacheBudget`` bounds them); the
+    /// command line sets it from the frame size (``viewportTileCount(width:height:tileSize:)``)
+    /// when `--tile-cache` is not given.
+    public var tileCacheTiles: Int?
     /// Which sprite sheet to read: 1 (`name.png`) or 2 (`name@2x.png`, when the sprite has one).
     public var spritePixelRatio = 1
     /// Where warnings go (one line each, no newline): standard error unless the host takes them.
@@ -212,29 +216,17 @@ public struct StyleLoader: Sendable {
             switch s.data {
             case .raster(let spec):
                 let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(spec.tileSize)|\(spec.encoding?.rawValue ?? "")"
-                if let hit = rasterSets[key] { raster = hit } else {
-                    do throws(InputError) {
-                        raster = try RasterTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), spec: spec, cacheBudget: tileCacheBudget)
-                    } catch {
-                        var e = s.dataLocation
-                        e.message = "cannot read the tile archive: \(error.message) (while reading \(spec.path))"
-                        throw e
-                    }
-                    rasterSets[key] = raster
+                let (budget, tiles) = (tileCacheBudget, tileCacheTiles)
+                raster = try StyleLoader.tileSet(&rasterSets, key: key, source: s, path: spec.path) { () throws(InputError) in
+                    try RasterTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), spec: spec, cacheBudget: budget, cacheTiles: tiles)
                 }
                 data = ProjectedSource(FeatureCollection(features: [], name: s.id))
             case .vector(let spec):
                 let key = "\(spec.path)|\(s.id)|\(spec.minZoom ?? -1)|\(spec.maxZoom ?? -1)|\(String(describing: spec.promoteId))"
-                if let hit = tileSets[key] { set = hit } else {
-                    do throws(InputError) {
-                        set = try VectorTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), minZoom: spec.minZoom, maxZoom: spec.maxZoom,
-                                                promoteId: spec.promoteId, cacheBudget: tileCacheBudget)
-                    } catch {
-                        var e = s.dataLocation
-                        e.message = "cannot read the tile archive: \(error.message) (while reading \(spec.path))"
-                        throw e
-                    }
-                    tileSets[key] = set
+                let (budget, tiles) = (tileCacheBudget, tileCacheTiles)
+                set = try StyleLoader.tileSet(&tileSets, key: key, source: s, path: spec.path) { () throws(InputError) in
+                    try VectorTileSet(sourceID: s.id, path: StyleLoader.localPath(spec.path), minZoom: spec.minZoom, maxZoom: spec.maxZoom,
+                                      promoteId: spec.promoteId, cacheBudget: budget, cacheTiles: tiles)
                 }
                 data = ProjectedSource(FeatureCollection(features: [], name: s.id))
             case .inline(let fc):
@@ -285,5 +277,33 @@ public struct StyleLoader: Sendable {
             }
         }
         return result
+    }
+
+    /// About how many tiles a tiled source should keep for frames of `width × height` pixels,
+    /// sized from the viewport as MapLibre GL JS sizes its tile cache (`SourceCache`
+    /// `updateCacheSize`: the tiles across and down the view, each plus one, times five zoom
+    /// levels, `MAX_TILE_CACHE_ZOOM_LEVELS`): `(⌈width / tileSize⌉ + 1) · (⌈height / tileSize⌉ + 1) · 5`.
+    /// `tileSize` is in pixels (512 for vector tiles at pixel ratio 1). 1280×720: 60 tiles.
+    public static func viewportTileCount(width: Int, height: Int, tileSize: Int = 512) -> Int {
+        let across = (max(1, width) + tileSize - 1) / tileSize + 1
+        let down = (max(1, height) + tileSize - 1) / tileSize + 1
+        return across * down * 5
+    }
+
+    /// The tile set opened before under `key`, else the one `open` opens (then kept under `key`).
+    /// An archive that cannot be opened is an error at the source's `url`/`tiles` in the style,
+    /// naming `path` as the style writes it.
+    private static func tileSet<TileSet>(_ opened: inout [String: TileSet], key: String, source: StyleSource, path: String,
+                                         open: () throws(InputError) -> TileSet) throws(InputError) -> TileSet {
+        if let hit = opened[key] { return hit }
+        do throws(InputError) {
+            let set = try open()
+            opened[key] = set
+            return set
+        } catch {
+            var e = source.dataLocation
+            e.message = "cannot read the tile archive: \(error.message) (while reading \(path))"
+            throw e
+        }
     }
 }

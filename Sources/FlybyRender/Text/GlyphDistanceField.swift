@@ -1,3 +1,4 @@
+import Dispatch
 import FlybyCore
 
 /// The signed distance from every texel of a small grid to a glyph's outline, sampled once at a
@@ -342,5 +343,43 @@ public struct GlyphFieldCache: Sendable {
         fields[glyph] = .some(made)
         byteCount += bytes
         return made
+    }
+
+    /// Makes the fields of those of `glyphs` not cached yet on every core at once, then caches
+    /// them in `glyphs` order (so the cache ends as ``field(_:)`` called in that order leaves it).
+    /// A glyph's field takes about 2.8 M instructions (the attribution's ~35 glyphs were a tenth
+    /// of a cold first frame); the fields do not depend on the thread that made them.
+    mutating func prepare(_ glyphs: [GlyphID]) {
+        var missing: [GlyphID] = []
+        for g in glyphs where fields[g] == nil && !missing.contains(g) { missing.append(g) }
+        guard missing.count > 1 else { return }
+        let (font, todo) = (font, missing)
+        let made = GlyphDistanceField.concurrently(todo.count) { k -> GlyphDistanceField? in
+            do { return try GlyphDistanceField(glyph: todo[k], of: font) } catch { return nil }
+        }
+        for (k, g) in missing.enumerated() {
+            let bytes = made[k]?.byteCount ?? 0
+            if byteCount + bytes > byteBudget {
+                fields.removeAll(keepingCapacity: true)
+                byteCount = 0
+            }
+            fields[g] = .some(made[k])
+            byteCount += bytes
+        }
+    }
+}
+
+extension GlyphDistanceField {
+    /// `make(0) … make(count − 1)`, computed on every core at once (`DispatchQueue.concurrentPerform`),
+    /// in index order. `make` must depend only on its index (fields are pure functions of a glyph).
+    static func concurrently(_ count: Int, _ make: @Sendable (Int) -> GlyphDistanceField?) -> [GlyphDistanceField?] {
+        var results = [GlyphDistanceField?](repeating: nil, count: count)
+        results.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let base = out.baseAddress.unsafelyUnwrapped
+            DispatchQueue.concurrentPerform(iterations: count) { k in
+                base[k] = make(k)   // each slot written by one iteration only
+            }
+        }
+        return results
     }
 }

@@ -86,7 +86,7 @@ extension RasterTileSet {
     /// - Throws: ``InputError`` naming the tile when it (or a neighbour) cannot be decoded.
     func slope(_ id: TileID) throws(InputError) -> SlopeTile? {
         let key = TileID(z: id.z, x: id.x, y: id.y)
-        if let hit = slopes.withLock({ $0.get(key) }) { return hit }
+        if case .slope(let hit)? = cached(.slope, key) { return hit }
         guard let center = try elevation(key) else { return nil }
         var block: [ElevationTile?] = []
         let side = 1 << key.z
@@ -100,7 +100,7 @@ extension RasterTileSet {
             }
         }
         let tile = SlopeTile.compute(key, block)
-        slopes.withLock { $0.put(key, tile, budget: cacheBudget) }
+        keep(.slope(tile), key)
         return tile
     }
 }

@@ -47,14 +47,15 @@ final class ElevationTile: CachedTile {
 }
 
 /// A style's `raster` or `raster-dem` source: its archive, zoom range, tile size, and the tiles
-/// decoded so far (least-recently-used caches bounded by bytes, ``cacheBudget``).
+/// decoded so far (one least-recently-used cache bounded by bytes, ``cacheBudget``, holding the
+/// decoded images and, for a DEM, their elevations and slopes).
 ///
 /// Image tiles may be PNG, JPEG or WebP (told apart by their first bytes, ``ImageFormat``).
 /// A `raster-dem` source's tiles are decoded into elevations with its ``encoding``; every DEM tile
 /// of a source must have the same size (the first one read fixes it), or it is an error naming the
 /// tile. Like ``VectorTileSet``, the set is shared by every renderer of a style and is thread-safe
-/// (the archive and each cache behind a mutex, decoding outside them); what the caches hold never
-/// changes a pixel.
+/// (the archive and the cache behind a mutex each, decoding outside them); what the cache holds
+/// never changes a pixel.
 public final class RasterTileSet: Sendable {
     public let sourceID: String
     /// The archive's path (named in errors).
@@ -67,43 +68,37 @@ public final class RasterTileSet: Sendable {
     public let encoding: DEMEncoding?
     /// The archive's `attribution` (its metadata), for the frame's credits.
     public let attribution: String?
-    /// The most bytes of decoded tiles kept per cache.
+    /// The most bytes of decoded tiles kept: images, elevations and slopes together.
     public let cacheBudget: Int
+    /// The most tiles kept (nil: only ``cacheBudget`` bounds the cache); a DEM tile's image,
+    /// elevations and slope count as one tile.
+    public let cacheTiles: Int?
 
     private let archive: Mutex<RasterArchiveBox>
-    private let images: Mutex<TileLRU<RasterImage>>
-    private let elevations: Mutex<TileLRU<ElevationTile>>
-    let slopes: Mutex<TileLRU<SlopeTile>>
+    private let cache: Mutex<TileLRU<RasterCacheKey, RasterCached>>
     /// The pixel size of the DEM tiles (0 until the first is read).
     private let demSize = Atomic<Int>(0)
 
     /// Opens the archive at `path`.
     /// - Throws: ``InputError`` naming the archive when it cannot be opened or read.
-    public convenience init(sourceID: String, path: String, spec: RasterSourceSpec, cacheBudget: Int = 256 << 20) throws(InputError) {
-        let opened: any TileArchive
-        let info: TileArchiveInfo
-        do throws(TileError) {
-            opened = try TileArchives.open(path)
-            info = try opened.info()
-        } catch {
-            throw InputError(file: path, message: error.message)
-        }
-        let minZoom = max(0, spec.minZoom ?? info.minZoom ?? 0)
-        self.init(sourceID: sourceID, path: path, minZoom: minZoom,
-                  maxZoom: min(TileID.maximumZoom, max(minZoom, spec.maxZoom ?? info.maxZoom ?? 22)),
-                  tileSize: spec.tileSize, encoding: spec.encoding, attribution: info.metadata?["attribution"]?.stringValue,
-                  opened: opened, memory: [:], cacheBudget: cacheBudget)
+    public convenience init(sourceID: String, path: String, spec: RasterSourceSpec, cacheBudget: Int = 256 << 20,
+                            cacheTiles: Int? = nil) throws(InputError) {
+        let opened = try SourceArchive(path: path, minZoom: spec.minZoom, maxZoom: spec.maxZoom, defaultMaxZoom: 22)
+        self.init(sourceID: sourceID, path: path, minZoom: opened.minZoom, maxZoom: opened.maxZoom,
+                  tileSize: spec.tileSize, encoding: spec.encoding, attribution: opened.attribution,
+                  opened: opened.archive, memory: [:], cacheBudget: cacheBudget, cacheTiles: cacheTiles)
     }
 
     /// Encoded tiles given in memory (tests), by XYZ address.
     package convenience init(sourceID: String, encodedTiles: [TileID: [UInt8]], minZoom: Int, maxZoom: Int, tileSize: Int,
-                             encoding: DEMEncoding? = nil, cacheBudget: Int = 256 << 20) {
+                             encoding: DEMEncoding? = nil, cacheBudget: Int = 256 << 20, cacheTiles: Int? = nil) {
         self.init(sourceID: sourceID, path: "memory:\(sourceID)", minZoom: minZoom, maxZoom: maxZoom, tileSize: tileSize,
-                  encoding: encoding, attribution: nil, opened: nil, memory: encodedTiles, cacheBudget: cacheBudget)
+                  encoding: encoding, attribution: nil, opened: nil, memory: encodedTiles, cacheBudget: cacheBudget, cacheTiles: cacheTiles)
     }
 
     private init(sourceID: String, path: String, minZoom: Int, maxZoom: Int, tileSize: Int, encoding: DEMEncoding?,
-                 attribution: String?, opened: sending (any TileArchive)?, memory: [TileID: [UInt8]], cacheBudget: Int) {
+                 attribution: String?, opened: sending (any TileArchive)?, memory: [TileID: [UInt8]], cacheBudget: Int,
+                 cacheTiles: Int?) {
         self.sourceID = sourceID
         self.path = path
         self.minZoom = minZoom
@@ -112,10 +107,21 @@ public final class RasterTileSet: Sendable {
         self.encoding = encoding
         self.attribution = attribution
         self.cacheBudget = max(0, cacheBudget)
+        self.cacheTiles = cacheTiles.map { max(1, $0) }
         archive = Mutex(RasterArchiveBox(archive: opened, memory: memory))
-        images = Mutex(TileLRU())
-        elevations = Mutex(TileLRU())
-        slopes = Mutex(TileLRU())
+        cache = Mutex(TileLRU())
+    }
+
+    /// What the cache holds for tile `id` (z/x/y) of `kind`.
+    func cached(_ kind: RasterCacheKey.Kind, _ id: TileID) -> RasterCached? {
+        cache.withLock { $0.get(RasterCacheKey(kind: kind, id: id)) }
+    }
+
+    /// Keeps `tile` for tile `id` (z/x/y), evicting the least recently used of any kind past ``cacheBudget``.
+    func keep(_ tile: RasterCached, _ id: TileID) {
+        // Up to three entries a tile (image, elevations, slope) for a DEM source.
+        let entries = cacheTiles.map { $0 * (encoding == nil ? 1 : 3) } ?? .max
+        cache.withLock { $0.put(RasterCacheKey(kind: tile.kind, id: id), tile, budget: cacheBudget, maxCount: entries) }
     }
 
     /// The encoded bytes of tile `id` (its world copy ignored); nil when the archive has none.
@@ -137,7 +143,7 @@ public final class RasterTileSet: Sendable {
     ///   decoded, or that is not square.
     public func image(_ id: TileID) throws(InputError) -> RasterImage? {
         let key = TileID(z: id.z, x: id.x, y: id.y)
-        if let hit = images.withLock({ $0.get(key) }) { return hit }
+        if case .image(let hit)? = cached(.image, key) { return hit }
         guard let data = try bytes(key), !data.isEmpty else { return nil }
         let decoded: PNGImage
         do throws(MediaError) {
@@ -149,7 +155,7 @@ public final class RasterTileSet: Sendable {
             throw InputError(file: path, message: "tile \(key): a raster tile must be square, found \(decoded.width)×\(decoded.height) pixels")
         }
         let image = RasterImage(size: decoded.width, pixels: decoded.pixels)
-        images.withLock { $0.put(key, image, budget: cacheBudget) }
+        keep(.image(image), key)
         return image
     }
 
@@ -158,7 +164,7 @@ public final class RasterTileSet: Sendable {
     ///   from the source's DEM tiles' (the first tile read fixes it).
     func elevation(_ id: TileID) throws(InputError) -> ElevationTile? {
         let key = TileID(z: id.z, x: id.x, y: id.y)
-        if let hit = elevations.withLock({ $0.get(key) }) { return hit }
+        if case .elevation(let hit)? = cached(.elevation, key) { return hit }
         guard let encoding, let image = try image(key) else { return nil }
         let n = image.size
         let (exchanged, known) = demSize.compareExchange(expected: 0, desired: n, ordering: .relaxed)
@@ -185,7 +191,7 @@ public final class RasterTileSet: Sendable {
             }
         }
         let tile = ElevationTile(size: n, heights: heights)
-        elevations.withLock { $0.put(key, tile, budget: cacheBudget) }
+        keep(.elevation(tile), key)
         return tile
     }
 
@@ -195,8 +201,40 @@ public final class RasterTileSet: Sendable {
         return n > 0 ? n : nil
     }
 
-    /// Bytes of decoded image tiles now cached.
-    public var cachedBytes: Int { images.withLock { $0.bytes } }
+    /// Bytes of decoded tiles (images, elevations and slopes) now cached.
+    public var cachedBytes: Int { cache.withLock { $0.bytes } }
+    /// Entries now cached (a DEM tile's image, elevations and slope are three).
+    var cachedEntryCount: Int { cache.withLock { $0.count } }
+}
+
+/// What a raster source caches of one tile.
+struct RasterCacheKey: Hashable {
+    enum Kind: UInt8 { case image, elevation, slope }
+    let kind: Kind
+    let id: TileID
+}
+
+/// A cached image, elevation grid or slope grid (they share the source's one budget).
+enum RasterCached: CachedTile {
+    case image(RasterImage)
+    case elevation(ElevationTile)
+    case slope(SlopeTile)
+
+    var kind: RasterCacheKey.Kind {
+        switch self {
+        case .image: .image
+        case .elevation: .elevation
+        case .slope: .slope
+        }
+    }
+
+    var byteCount: Int {
+        switch self {
+        case .image(let t): t.byteCount
+        case .elevation(let t): t.byteCount
+        case .slope(let t): t.byteCount
+        }
+    }
 }
 
 /// The archive (or the encoded tiles given in memory), moved into the mutex.

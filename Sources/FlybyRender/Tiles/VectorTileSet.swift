@@ -23,11 +23,14 @@ public final class VectorTileSet: Sendable {
     public let promoteId: PromoteID?
     /// The most bytes of decoded tiles kept (default 256 MiB).
     public let cacheBudget: Int
+    /// The most decoded tiles kept (nil: only ``cacheBudget`` bounds the cache), e.g. sized from
+    /// the viewport as ``StyleLoader/viewportTileCount(width:height:tileSize:)`` does.
+    public let cacheTiles: Int?
     /// The archive's `attribution` (from its metadata), for the frame's credits.
     public let attribution: String?
 
     private let archive: Mutex<ArchiveBox>
-    private let cache: Mutex<TileLRU<DecodedVectorTile>>
+    private let cache: Mutex<TileLRU<TileID, DecodedVectorTile>>
 
     /// `promoteId`: one property for every layer, or a property per source layer.
     public enum PromoteID: Sendable, Equatable {
@@ -45,35 +48,30 @@ public final class VectorTileSet: Sendable {
     /// Opens the archive at `path`.
     /// - Throws: ``InputError`` naming the archive when it cannot be opened or read.
     public init(sourceID: String, path: String, minZoom: Int?, maxZoom: Int?, promoteId: PromoteID?,
-                cacheBudget: Int = 256 << 20) throws(InputError) {
+                cacheBudget: Int = 256 << 20, cacheTiles: Int? = nil) throws(InputError) {
         self.sourceID = sourceID
         self.path = path
         self.promoteId = promoteId
         self.cacheBudget = max(0, cacheBudget)
-        let opened: any TileArchive
-        let info: TileArchiveInfo
-        do throws(TileError) {
-            opened = try TileArchives.open(path)
-            info = try opened.info()
-        } catch {
-            throw InputError(file: path, message: error.message)
-        }
-        self.minZoom = max(0, minZoom ?? info.minZoom ?? 0)
-        self.maxZoom = min(TileID.maximumZoom, max(self.minZoom, maxZoom ?? info.maxZoom ?? 14))
-        attribution = info.metadata?["attribution"]?.stringValue
-        archive = Mutex(ArchiveBox(archive: opened))
+        self.cacheTiles = cacheTiles.map { max(1, $0) }
+        let opened = try SourceArchive(path: path, minZoom: minZoom, maxZoom: maxZoom, defaultMaxZoom: 14)
+        self.minZoom = opened.minZoom
+        self.maxZoom = opened.maxZoom
+        attribution = opened.attribution
+        archive = Mutex(ArchiveBox(archive: opened.archive))
         cache = Mutex(TileLRU())
     }
 
     /// Tiles already decoded (tests and hosts that make tiles in memory), by XYZ address.
     package init(sourceID: String, tiles: [TileID: VectorTile], minZoom: Int, maxZoom: Int, promoteId: PromoteID? = nil,
-                 cacheBudget: Int = 256 << 20) {
+                 cacheBudget: Int = 256 << 20, cacheTiles: Int? = nil) {
         self.sourceID = sourceID
         path = "memory:\(sourceID)"
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.promoteId = promoteId
         self.cacheBudget = max(0, cacheBudget)
+        self.cacheTiles = cacheTiles.map { max(1, $0) }
         attribution = nil
         archive = Mutex(ArchiveBox(memory: tiles))
         cache = Mutex(TileLRU())
@@ -97,12 +95,14 @@ public final class VectorTileSet: Sendable {
         case .success(let tile): decoded = DecodedVectorTile(tile, id: key)
         case .failure(let e): throw InputError(file: path, message: "tile \(key): \(e.message)")
         }
-        cache.withLock { $0.put(key, decoded, budget: cacheBudget) }
+        cache.withLock { $0.put(key, decoded, budget: cacheBudget, maxCount: cacheTiles ?? .max) }
         return decoded
     }
 
     /// Bytes of decoded tiles now cached.
     public var cachedBytes: Int { cache.withLock { $0.bytes } }
+    /// Decoded tiles now cached.
+    var cachedTileCount: Int { cache.withLock { $0.count } }
 }
 
 /// The archive (or the tiles given in memory), moved into the mutex.
@@ -136,26 +136,31 @@ struct DecodedVectorTile: CachedTile {
     }
 }
 
-/// Least recently used tiles, bounded by bytes. Use order is a counter, so eviction is the same
-/// for the same sequence of requests.
-struct TileLRU<Tile: CachedTile>: ~Copyable {
-    private var entries: [TileID: (tile: Tile, used: UInt64)] = [:]
+/// Least recently used tiles, bounded by bytes, by `Key` (a tile address, or an address and what
+/// was made of the tile). Use order is a counter, so eviction is the same for the same sequence
+/// of requests.
+struct TileLRU<Key: Hashable, Tile: CachedTile>: ~Copyable {
+    private var entries: [Key: (tile: Tile, used: UInt64)] = [:]
     private var clock: UInt64 = 0
     private(set) var bytes = 0
+    /// Entries kept.
+    var count: Int { entries.count }
 
-    mutating func get(_ id: TileID) -> Tile? {
+    mutating func get(_ id: Key) -> Tile? {
         guard let e = entries[id] else { return nil }
         clock &+= 1
         entries[id] = (e.tile, clock)
         return e.tile
     }
 
-    mutating func put(_ id: TileID, _ tile: Tile, budget: Int) {
+    /// Keeps `tile`, then evicts the least recently used others while the cache holds more than
+    /// `budget` bytes or more than `maxCount` entries.
+    mutating func put(_ id: Key, _ tile: Tile, budget: Int, maxCount: Int = .max) {
         clock &+= 1
         if let old = entries[id] { bytes -= old.tile.byteCount }
         entries[id] = (tile, clock)
         bytes += tile.byteCount
-        while bytes > budget, entries.count > 1 {
+        while bytes > budget || entries.count > maxCount, entries.count > 1 {
             // Evict the least recently used other than the one just added.
             guard let victim = entries.filter({ $0.key != id }).min(by: { $0.value.used < $1.value.used }) else { break }
             bytes -= victim.value.tile.byteCount

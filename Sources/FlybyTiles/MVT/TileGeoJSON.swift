@@ -41,14 +41,22 @@ extension VectorTileLayer {
 public enum TileGeoJSON {
     public static func featureCollection(_ tile: VectorTile, id: TileID) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        // Room for about what the text will take (up to 52 bytes a vertex, `[lng,lat],`, and the
+        // feature's head and properties), so the buffer is not grown and copied several times.
+        var estimate = 4096
+        for layer in tile.layers {
+            for feature in layer.features { estimate += 160 + 8 * feature.tags.count + 56 * feature.geometry.points.count }
+        }
+        out.reserveCapacity(estimate)
         out.append(contentsOf: Array(#"{"type":"FeatureCollection","features":["#.utf8))
         var first = true
+        var numbers = CoordinateText(TileProjection(tile: id, extent: tile.layers.first?.extent ?? 4096))
         for layer in tile.layers {
+            if numbers.projection.extent != layer.extent { numbers = CoordinateText(TileProjection(tile: id, extent: layer.extent)) }
             for feature in layer.features {
                 out.append(contentsOf: first ? [0x0A] : [0x2C, 0x0A])
                 first = false
-                appendFeature(feature, layer: layer, tile: id, to: &out)
+                appendFeature(feature, layer: layer, numbers: &numbers, to: &out)
             }
         }
         out.append(contentsOf: Array("\n]}\n".utf8))
@@ -74,7 +82,7 @@ public enum TileGeoJSON {
         }
     }
 
-    static func appendFeature(_ feature: VectorTileFeature, layer: VectorTileLayer, tile: TileID, to out: inout [UInt8]) {
+    static func appendFeature(_ feature: VectorTileFeature, layer: VectorTileLayer, numbers: inout CoordinateText, to out: inout [UInt8]) {
         out.append(contentsOf: featureHead)
         if let id = feature.id { out.append(contentsOf: idKey); out.append(contentsOf: String(id).utf8) }
         out.append(contentsOf: layerKey)
@@ -89,7 +97,7 @@ public enum TileGeoJSON {
             i += 2
         }
         out.append(contentsOf: geometryKey)
-        appendGeometry(feature, projection: TileProjection(tile: tile, extent: layer.extent), to: &out)
+        appendGeometry(feature, numbers: &numbers, to: &out)
         out.append(0x7D)
     }
 
@@ -98,13 +106,9 @@ public enum TileGeoJSON {
 
     /// The same GeoJSON geometry as `geoJSONFeature` gives, written straight from the tile
     /// geometry (no intermediate coordinate arrays).
-    static func appendGeometry(_ feature: VectorTileFeature, projection: TileProjection, to out: inout [UInt8]) {
+    static func appendGeometry(_ feature: VectorTileFeature, numbers: inout CoordinateText, to out: inout [UInt8]) {
         let g = feature.geometry
-        func coordinate(_ p: TilePoint) {
-            let c = projection.coordinate(p)
-            out.append(0x5B); JSONWriter.appendNumber(c.longitude, to: &out)
-            out.append(0x2C); JSONWriter.appendNumber(c.latitude, to: &out); out.append(0x5D)
-        }
+        func coordinate(_ p: TilePoint) { numbers.append(p, to: &out) }
         func ring(_ part: Int, closed: Bool) {
             out.append(0x5B)
             let points = g.part(part)

@@ -5,8 +5,10 @@ import FlybyData
 ///
 /// Ranges load lazily: ``prepare(_:)`` reads, for every 256-code-point range a text needs and
 /// that was not tried before, each font of the stack's file of that range (a font with no file
-/// tries its `fontstacks.json` folder). A character is drawn from the first font whose file has
-/// it, else from ``fallback`` (the built-in DejaVu Sans, Bold when the stack's first name says so).
+/// tries its `fontstacks.json` folder). A glyph's distance field is made from its bitmap the first
+/// time a text prepared uses it (a range holds 256 glyphs, a city's labels use a few dozen: making
+/// every field on loading was a third of the first frame's instructions). A character is drawn
+/// from the first font whose file has it, else from ``fallback`` (the built-in DejaVu Sans, Bold when the stack's first name says so).
 /// A missing file for the whole stack, or a corrupt file, is reported once in ``warnings`` (the
 /// file named) and its characters come from the fallback; nothing traps.
 ///
@@ -38,10 +40,24 @@ public struct GlyphStackFont: Sendable {
     /// are under 4.6 MB).
     static let maxFileBytes = 8 << 20
 
-    /// A glyph of a loaded range, ready to draw.
+    /// A glyph of a loaded range: its advance, and its bitmap until its field is made.
     struct PBFEntry: Sendable {
         var advance: Float
-        var field: GlyphDistanceField?
+        /// The glyph as read, until ``makeField()`` turns it into ``field``.
+        var pending: PBFGlyph?
+        var made: GlyphDistanceField?
+
+        /// The distance field (nil for a glyph without ink), made now if ``makeField()`` has not run.
+        var field: GlyphDistanceField? {
+            if let pending { return GlyphDistanceField(pbf: pending) }
+            return made
+        }
+
+        mutating func makeField() {
+            guard let g = pending else { return }
+            made = GlyphDistanceField(pbf: g)
+            pending = nil
+        }
     }
 
     public init(names: [String], source: GlyphSource, fallback: TrueTypeFont, fallbackIsBold: Bool) {
@@ -51,14 +67,33 @@ public struct GlyphStackFont: Sendable {
         self.fallbackIsBold = fallbackIsBold
     }
 
-    /// Loads every range `text` needs that was not tried before.
+    /// Loads every range `text` needs that was not tried before, and makes the distance fields of
+    /// the glyphs `text` is drawn with (those ``glyphID(for:)`` picks).
     public mutating func prepare(_ text: String) {
         var last = -1
+        var pending: [(slot: Int, low: Int)] = []
         for scalar in text.unicodeScalars where scalar.value >= 0x20 {
             let r = Int(scalar.value >> 8)
-            guard r != last else { continue }
-            last = r
-            if rangeSlots[r] == nil { load(range: r) }
+            if r != last {
+                last = r
+                if rangeSlots[r] == nil { load(range: r) }
+            }
+            let low = Int(scalar.value & 0xFF)
+            for slot in rangeSlots[r] ?? [] where slots[slot][low] != nil {
+                if slots[slot][low]?.pending != nil && !pending.contains(where: { $0 == (slot, low) }) { pending.append((slot, low)) }
+                break
+            }
+        }
+        guard pending.count > 1 else {
+            for p in pending { slots[p.slot][p.low]?.makeField() }
+            return
+        }
+        // Several new glyphs: their fields on every core at once (same fields on any thread).
+        let glyphs = pending.map { slots[$0.slot][$0.low].unsafelyUnwrapped.pending.unsafelyUnwrapped }
+        let made = GlyphDistanceField.concurrently(glyphs.count) { GlyphDistanceField(pbf: glyphs[$0]) }
+        for (k, p) in pending.enumerated() {
+            slots[p.slot][p.low]?.made = made[k]
+            slots[p.slot][p.low]?.pending = nil
         }
     }
 
@@ -84,7 +119,7 @@ public struct GlyphStackFont: Sendable {
                 let decoded = try PBFGlyphRange.decode(bytes, file: path, firstCodePoint: UInt32(r * 256))
                 var entries = [PBFEntry?](repeating: nil, count: 256)
                 for g in decoded.glyphs {
-                    entries[Int(g.id & 255)] = PBFEntry(advance: Float(g.advance), field: GlyphDistanceField(pbf: g))
+                    entries[Int(g.id & 255)] = PBFEntry(advance: Float(g.advance), pending: g)
                 }
                 found.append(slots.count)
                 slots.append(entries)
