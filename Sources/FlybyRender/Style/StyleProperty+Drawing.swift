@@ -18,16 +18,12 @@ extension StyleProperty {
     /// This property's state (see ``Drawing``).
     public var drawing: Drawing {
         switch self {
-        case .fillPattern:
-            return .notDrawn("the image is drawn as its average colour, not tiled")
         case .symbolSpacing:
             return .notDrawn("line labels are placed once per line, not every symbol-spacing pixels")
         case .symbolAvoidEdges: return .notDrawn("labels may cross tile edges")
         case .textRotate: return .notDrawn("labels are not rotated")
         case .textMaxAngle: return .notDrawn("line labels are not bent along their line")
         case .textKeepUpright: return .notDrawn("labels are always drawn upright")
-        case .textHaloBlur: return .notDrawn("halos have a sharp edge")
-        case .iconHaloBlur: return .notDrawn("icon halos have a sharp edge")
         case .fogGroundBlend, .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
         case .rasterFadeDuration: return .notDrawn("raster tiles appear at once, without a fade")
         case .textPitchAlignment, .iconPitchAlignment:
