@@ -24,6 +24,7 @@ struct WorldPattern {
     /// Texel offsets of the frame pixel centre (x + ½, y + ½) from the reference texel, as the
     /// projective map `u = (ux·x + uy·y + u0) / (wx·x + wy·y + w0)` (likewise `v`).
     let ux, uy, u0, vx, vy, v0, wx, wy, w0: Double
+    let inverseWidth, inverseHeight: Double
 
     /// The pattern of `image` (`imageRatio` image pixels per point) drawn at `zoom` (the
     /// point-sized map's zoom) through `h`, the unit-Mercator → frame-pixel homography of world
@@ -34,6 +35,8 @@ struct WorldPattern {
         pixels = image.pixels
         width = image.width
         height = image.height
+        inverseWidth = 1 / Double(image.width)
+        inverseHeight = 1 / Double(image.height)
         // Texels per unit Mercator at the integer zoom.
         let s = WebMercator.worldSize(zoom: zoom.rounded(.down)) * imageRatio
         // A reference ground point at a whole number of image repeats, so texel offsets from it
@@ -58,16 +61,23 @@ struct WorldPattern {
 
     /// The premultiplied texel under frame pixel (`x`, `y`); 0 where the pixel does not see
     /// the ground (behind the camera, or too far for the texel arithmetic).
+    ///
+    /// A pure function of the pixel (no stepping from a neighbour), so bands and fills that
+    /// start at different columns read the same texels. One division per pixel; the repeat is
+    /// taken with a multiply by the reciprocal of the image size instead of integer divisions.
     @inline(__always)
     func texel(x: Int, y: Int) -> UInt32 {
         let fx = Double(x), fy = Double(y)
-        let w = wx * fx + wy * fy + w0
-        let u = (ux * fx + uy * fy + u0) / w, v = (vx * fx + vy * fy + v0) / w
+        let inverse = 1 / (wx * fx + wy * fy + w0)
+        let u = (ux * fx + uy * fy + u0) * inverse, v = (vx * fx + vy * fy + v0) * inverse
         guard abs(u) < 1e15, abs(v) < 1e15 else { return 0 }
-        var i = FastMath.floor(u) % width, j = FastMath.floor(v) % height
-        if i < 0 { i += width }
-        if j < 0 { j += height }
-        return pixels[j * width + i]
+        let fw = Double(width), fh = Double(height)
+        var i = FastMath.floor(u - fw * Double(FastMath.floor(u * inverseWidth)))
+        var j = FastMath.floor(v - fh * Double(FastMath.floor(v * inverseHeight)))
+        // The reciprocal can leave the remainder one repeat off at the edge.
+        if i >= width { i -= width } else if i < 0 { i += width }
+        if j >= height { j -= height } else if j < 0 { j += height }
+        return pixels[min(max(j, 0), height - 1) * width + min(max(i, 0), width - 1)]
     }
 }
 
