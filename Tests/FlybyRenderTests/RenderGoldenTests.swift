@@ -86,6 +86,7 @@ import Testing
         if s.style.hasPrefix("props:") {
             var renderer = try makeRenderer(PropertyScenes.style(String(s.style.dropFirst("props:".count))), width: width, height: height)
             renderer.attribution = ""
+            PropertyScenes.addImages(to: &renderer)
             renderer.threads = s.threads
             var frame = PixelBuffer(width: width, height: height)
             renderer.render(camera: camera(s), into: &frame)

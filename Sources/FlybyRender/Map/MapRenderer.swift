@@ -139,6 +139,11 @@ public struct MapRenderer {
     var bandBounds: [Int] = []
     /// The scratch frame of translucent `fill-extrusion` layers (ExtrusionDrawing.swift), reused.
     var extrusionScratch: PixelBuffer?
+    /// The coverage scratch of pattern fills and pattern/gradient lines (WorldPattern.swift,
+    /// LineShading.swift): all zero between draws; allocated on first use.
+    var patternMask: PixelBuffer?
+    /// Per-pixel scratch of lines drawn with `line-pattern` or `line-gradient` (LineShading.swift).
+    var lineShading = LineShadingScratch()
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
@@ -261,7 +266,7 @@ public struct MapRenderer {
     /// background, the layers and the sky.
     mutating func drawMap(_ g: FrameGeometry, _ view: PixelBufferView) {
         syncTiledMemos()
-        drawBackground(g.zoom, view)
+        drawBackground(g, view)
         drawLayers(g, view)
         if g.pitched { drawSky(g, view) }
     }
@@ -275,12 +280,26 @@ public struct MapRenderer {
     }
 
     /// The background layers over this renderer's rows: the first opaque one is the clear colour
-    /// (one pass, no blending), later ones blend; white when there is none.
-    func drawBackground(_ zoom: Double, _ view: PixelBufferView) {
+    /// (one pass, no blending), later ones blend; white when there is none. A layer with
+    /// `background-pattern` draws the image tiled on the ground over the whole frame
+    /// (``WorldPattern``) × `background-opacity` instead of `background-color`; a missing image
+    /// falls back to the colour (reported once).
+    mutating func drawBackground(_ g: FrameGeometry, _ view: PixelBufferView) {
+        let zoom = g.zoom
         let rows = painter.rowRect
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
-            let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom))
+            let opacity = layer.number(.backgroundOpacity, zoom: zoom)
+            if layer.expression(.backgroundPattern) != nil {
+                let name = layer.string(.backgroundPattern, zoom: zoom)
+                if let pattern = worldPattern(name, g, g.unitHomography(copy: 0)) {
+                    if !cleared { cleared = true; view.fill(rows, premultiplied: Color.white.premultipliedARGB) }
+                    fillPattern(pattern, opacity: opacity, rect: rows, view)
+                    continue
+                }
+                reportMissingPattern(name)
+            }
+            let c = pixelColor(layer.color(.backgroundColor, zoom: zoom), opacity)
             if !cleared {
                 cleared = true
                 if c.alpha == 255 { view.fill(rows, premultiplied: c.premultipliedARGB); continue }
@@ -289,6 +308,13 @@ public struct MapRenderer {
             view.fill(rows, premultiplied: c.premultipliedARGB)
         }
         if !cleared { view.fill(rows, premultiplied: Color.white.premultipliedARGB) }
+    }
+
+    /// Reports a pattern image that no one provides, once per name (from the renderer that draws
+    /// the frame's first row, so band renderers do not repeat it).
+    mutating func reportMissingPattern(_ name: String) {
+        guard !name.isEmpty, painter.rows.lowerBound == 0 else { return }
+        missingImages.report(name)
     }
 
     // MARK: Layers
@@ -457,13 +483,12 @@ public struct MapRenderer {
         let colorDep = layer.isFeatureDependent(.fillColor) || layer.isFeatureDependent(.fillOpacity)
         let outlineSet = layer.expression(.fillOutlineColor) != nil && layer.bool(.fillAntialias, zoom: z)
         let outlineDep = outlineSet && layer.isFeatureDependent(.fillOutlineColor)
-        // `fill-pattern` is drawn as the pattern image's average colour for now (a pattern of a
-        // few pixels seen as a tone); a missing image falls back to `fill-color`.
-        let pattern = layer.expression(.fillPattern) != nil ? images[layer.string(.fillPattern, zoom: z)] : nil
-        let constColor = pattern.map { averaged in
-            let c = averaged.averageColor
-            return Color(red: c.red, green: c.green, blue: c.blue, alpha: UInt8((Double(c.alpha) * min(1, max(0, layer.number(.fillOpacity, zoom: z)))).rounded()))
-        } ?? pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
+        // `fill-pattern` (WorldPattern.swift): the image tiled on the ground replaces
+        // `fill-color`; a missing image falls back to `fill-color` (reported once).
+        let patternSet = layer.expression(.fillPattern) != nil
+        let patternDep = patternSet && layer.isFeatureDependent(.fillPattern)
+        let constPatternName = patternSet && !patternDep ? layer.string(.fillPattern, zoom: z) : ""
+        let constColor = pixelColor(layer.color(.fillColor, zoom: z), layer.number(.fillOpacity, zoom: z))
         let constOutline = outlineSet ? pixelColor(layer.color(.fillOutlineColor, zoom: z), layer.number(.fillOpacity, zoom: z)) : .transparent
         if colorDep || outlineDep {
             let reads = layer.inputs(of: [.fillColor, .fillOpacity, .fillOutlineColor])
@@ -471,6 +496,10 @@ public struct MapRenderer {
                                            generation: stateGeneration, readsState: reads.featureState)
         }
         let translation = screenTranslation(layer, .fillTranslate, .fillTranslateAnchor, g)
+        var patternH = g.unitHomography(copy: 0)
+        patternH.originX += translation.x; patternH.originY += translation.y
+        let constPattern = constPatternName.isEmpty ? nil : worldPattern(constPatternName, g, patternH)
+        if patternSet && !patternDep && constPattern == nil { reportMissingPattern(constPatternName) }
         for copy in g.firstCopy...g.lastCopy {
             var h = g.unitHomography(copy: copy)
             h.originX += translation.x; h.originY += translation.y
@@ -489,13 +518,27 @@ public struct MapRenderer {
                         memos[index].fillPaint[f] = (color, outline)
                     }
                 }
-                if color.alpha == 0 && outline.alpha == 0 { continue }
+                var pattern = constPattern
+                if patternDep {
+                    let ctx = source.context(feature: f, states: featureStates)
+                    let name = layer.string(.fillPattern, zoom: z, feature: ctx)
+                    pattern = worldPattern(name, g, patternH)
+                    if pattern == nil { reportMissingPattern(name) }
+                }
+                if color.alpha == 0 && outline.alpha == 0 && pattern == nil { continue }
                 // 2 px: the anti-aliased edge and the 1 px outline.
                 if paintsOnlyPartOfTheFrame && missesBand(source.data.bounds[f], h, g, reach: 2) { continue }
                 path.removeAll()
                 appendGeometry(level, source, feature: f, copy: copy, g, h, polygonsOnly: true, asLines: false)
                 if path.isEmpty { continue }
-                painter.fill(path, color: color, rule: .nonZero, into: view)
+                if let pattern {
+                    let opacity = patternDep || layer.isFeatureDependent(.fillOpacity)
+                        ? layer.number(.fillOpacity, zoom: z, feature: source.context(feature: f, states: featureStates))
+                        : layer.number(.fillOpacity, zoom: z)
+                    fillPath(path, pattern: pattern, opacity: opacity, view)
+                } else {
+                    painter.fill(path, color: color, rule: .nonZero, into: view)
+                }
                 if outlineSet && outline.alpha != 0 {
                     if level.hasOutlinePieces(feature: f) {
                         path.removeAll()
@@ -550,6 +593,10 @@ public struct MapRenderer {
         style0.miterLimit = layer.number(.lineMiterLimit, zoom: z)
         style0.roundLimit = layer.number(.lineRoundLimit, zoom: z)
         style0.tolerance = 0.25
+        if layer.expression(.linePattern) != nil || layer.expression(.lineGradient) != nil {
+            drawShadedLines(index, layer, g, style0: style0, view)
+            return
+        }
         let constPaint = LinePaint(layer, zoom: z, feature: .empty)
         let constDashes = layer.numbers(.lineDasharray, zoom: z)
         // Consecutive features with the same paint are stroked as one path: fewer calls, and

@@ -353,8 +353,10 @@ extension MapRenderer {
                     let color = pixelColor(layer.color(.iconColor, zoom: z, feature: ctx), opacity)
                     let haloColor = pixelColor(layer.color(.iconHaloColor, zoom: z, feature: ctx), opacity)
                     let halo = layer.number(.iconHaloWidth, zoom: z, feature: ctx)
+                    let blur = layer.number(.iconHaloBlur, zoom: z, feature: ctx)
                     symbolDraws.append(.sdfIcon(field, size: (Double(image.width), Double(image.height)), center: iconCenter,
-                                                scale: scale, rotation: iconRotation, color: color, halo: halo, haloColor: haloColor))
+                                                scale: scale, rotation: iconRotation, color: color, halo: halo, haloBlur: blur,
+                                                haloColor: haloColor))
                 } else {
                     symbolDraws.append(.icon(image, center: iconCenter, scale: scale, rotation: iconRotation, opacity: opacity))
                 }
@@ -366,14 +368,15 @@ extension MapRenderer {
             let color = pixelColor(layer.color(.textColor, zoom: z, feature: ctx), opacity)
             let haloColor = pixelColor(layer.color(.textHaloColor, zoom: z, feature: ctx), opacity)
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
+            let blur = layer.number(.textHaloBlur, zoom: z, feature: ctx)
             if let chain {
-                symbolDraws.append(.glyphs(chain.glyphs, color: color, halo: halo, haloColor: haloColor))
+                symbolDraws.append(.glyphs(chain.glyphs, color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
                 return
             }
             // Pivot: the block point that lands on the anchor.
             let pivot = SIMD2<Float>(Float(-ox), Float(-oy))
             symbolDraws.append(.text(block, font: font, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
-                                     color: color, halo: halo, haloColor: haloColor))
+                                     color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
         }
     }
 
@@ -384,19 +387,20 @@ extension MapRenderer {
             switch draw {
             case let .icon(image, center, scale, rotation, opacity):
                 drawImage(image, center: center, scale: scale, rotation: rotation, opacity: opacity, rows: painter.rows, view)
-            case let .sdfIcon(field, size, center, scale, rotation, color, halo, haloColor):
+            case let .sdfIcon(field, size, center, scale, rotation, color, halo, blur, haloColor):
                 // One "glyph" whose em is 48 image pixels, centred on `center` (GlyphFieldPainter's mapping).
                 let em = Double(GlyphDistanceField.iconTexelsPerEm) * scale
                 text.glyphPainter.glyphs.append(PlacedGlyph(field: field, pixelSize: Float(em),
                                                             offset: (-size.w * scale / 2, -size.h * scale / 2), origin: center,
                                                             cos: mapCos(rotation), sin: mapSin(rotation)))
-                text.glyphPainter.draw(color: color, halo: halo, haloColor: haloColor, clip: painter.rowRect, into: view)
-            case let .glyphs(glyphs, color, halo, haloColor):
+                text.glyphPainter.draw(color: color, halo: halo, haloBlur: blur, haloColor: haloColor, clip: painter.rowRect,
+                                       into: view)
+            case let .glyphs(glyphs, color, halo, blur, haloColor):
                 text.glyphPainter.glyphs.append(contentsOf: glyphs)
-                text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
-            case let .text(block, font, px, origin, pivot, c, s, color, halo, haloColor):
+                text.drawPlacedGlyphs(color: color, halo: halo, haloBlur: blur, haloColor: haloColor, painter: painter, view: view)
+            case let .text(block, font, px, origin, pivot, c, s, color, halo, blur, haloColor):
                 text.appendBlock(block, font: font, pixelSize: px, origin: origin, pivot: pivot, cos: c, sin: s)
-                text.drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
+                text.drawPlacedGlyphs(color: color, halo: halo, haloBlur: blur, haloColor: haloColor, painter: painter, view: view)
             }
         }
     }
@@ -484,12 +488,12 @@ enum SymbolDraw {
     /// An SDF icon of `size` image pixels: its field drawn `scale` frame pixels per image pixel,
     /// tinted `color` over a `halo`-px halo (`icon-color`, `icon-halo-*`; opacity already applied).
     case sdfIcon(GlyphDistanceField, size: (w: Double, h: Double), center: ScreenPoint, scale: Double, rotation: Double,
-                 color: Color, halo: Double, haloColor: Color)
+                 color: Color, halo: Double, haloBlur: Double, haloColor: Color)
     /// A label laid along a line, glyph by glyph (``LineLabelGlyphs``).
-    case glyphs([PlacedGlyph], color: Color, halo: Double, haloColor: Color)
+    case glyphs([PlacedGlyph], color: Color, halo: Double, haloBlur: Double, haloColor: Color)
     /// A laid-out text block whose point `pivot` lands on `origin`, rotated by (`cos`, `sin`).
     case text(TextBlock, font: LabelFontID, pixelSize: Float, origin: ScreenPoint, pivot: SIMD2<Float>, cos: Double, sin: Double,
-              color: Color, halo: Double, haloColor: Color)
+              color: Color, halo: Double, haloBlur: Double, haloColor: Color)
 }
 
 /// Each channel of a premultiplied pixel × `f` / 256.

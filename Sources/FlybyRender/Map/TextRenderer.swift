@@ -127,8 +127,9 @@ struct TextRenderer {
     /// Draws the glyphs queued by ``appendBlock`` in `color` over a `halo`-px halo of `haloColor`
     /// (see ``GlyphFieldPainter/draw(color:halo:haloColor:clip:into:)``) within the painter's rows,
     /// then forgets them.
-    mutating func drawPlacedGlyphs(color: Color, halo: Double, haloColor: Color, painter: Painter, view: PixelBufferView) {
-        glyphPainter.draw(color: color, halo: halo, haloColor: haloColor, clip: painter.rowRect, into: view)
+    mutating func drawPlacedGlyphs(color: Color, halo: Double, haloBlur: Double = 0, haloColor: Color, painter: Painter,
+                                   view: PixelBufferView) {
+        glyphPainter.draw(color: color, halo: halo, haloBlur: haloBlur, haloColor: haloColor, clip: painter.rowRect, into: view)
     }
 
     /// Draws one line of text with its top-left corner at `origin` (horizontal, no wrapping) and

@@ -42,6 +42,9 @@ enum ExpressionCompiler {
             }
             spec.defaultValue = jsonNode(property.defaultValue)
             spec.tokens = type == .formatted || type == .image
+            // `line-gradient` is a colour ramp over `line-progress`: neither zoom nor feature data
+            // (Style Specification, `line-gradient`: expression parameters `line-progress` only).
+            if property == .lineGradient { spec.zoomDependent = false; spec.dataDriven = false }
             var e = try compile(c, spec: spec)
             // Flyby's renderer reads text and image names as strings.
             if type == .formatted || type == .image {

@@ -202,7 +202,8 @@ public struct Style: Sendable {
     }
 
     static func parseGeoJSONSource(_ id: String, _ c: JSONCursor, styleFile: String) throws(InputError) -> StyleSource {
-        try c.rejectUnknownKeys(["type", "data", "promoteId", "generateId", "attribution", "maxzoom", "tolerance", "buffer"])
+        try c.rejectUnknownKeys(["type", "data", "promoteId", "generateId", "attribution", "maxzoom", "tolerance", "buffer",
+                                 "lineMetrics"])
         let dc = try c.required("data")
         let location = location(dc)
         let data: StyleSource.Data
@@ -223,8 +224,10 @@ public struct Style: Sendable {
         }
         let promoteId: String? = try c.member("promoteId")?.string()
         let generateId = try c.member("generateId")?.bool() ?? false
-        return StyleSource(id: id, data: data, promoteId: promoteId, generateId: generateId,
-                           attribution: try c.member("attribution")?.string(), dataLocation: location)
+        var source = StyleSource(id: id, data: data, promoteId: promoteId, generateId: generateId,
+                                 attribution: try c.member("attribution")?.string(), dataLocation: location)
+        source.lineMetrics = try c.member("lineMetrics")?.bool() ?? false
+        return source
     }
 
     /// A `vector` source (formats §4): `url` (`pmtiles://PATH`, `mbtiles://PATH`) or `tiles`
@@ -415,6 +418,11 @@ public struct Style: Sendable {
         }
         if let paint = try c.member("paint") {
             try parseProperties(paint, group: .paint, layerType: type) { p, e in layer.set(p, e) }
+            // Style Specification, `line-gradient`: "Can only be used with GeoJSON sources that
+            // specify `"lineMetrics": true`" (MapLibre's style validator refuses it likewise).
+            if let g = try paint.member("line-gradient"), let k = sourceIndex, !sources[k].lineMetrics {
+                throw g.error("layer '\(id)' sets line-gradient, which needs a GeoJSON source with \"lineMetrics\": true ('\(sources[k].id)' has none)")
+            }
         }
         return layer
     }

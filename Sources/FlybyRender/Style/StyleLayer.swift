@@ -247,6 +247,8 @@ public struct StyleSource: Sendable {
     /// `generateId`: use the feature's index as its id when it has none.
     public let generateId: Bool
     public let attribution: String?
+    /// `lineMetrics` (GeoJSON sources): line layers may use `line-gradient` (`line-progress`).
+    public internal(set) var lineMetrics = false
     /// Where `data` is in the style, for errors found while loading it.
     let dataLocation: InputError
 }

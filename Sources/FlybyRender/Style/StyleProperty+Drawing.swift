@@ -18,10 +18,6 @@ extension StyleProperty {
     /// This property's state (see ``Drawing``).
     public var drawing: Drawing {
         switch self {
-        case .fillPattern:
-            return .notDrawn("the image is drawn as its average colour, not tiled")
-        case .textHaloBlur: return .notDrawn("halos have a sharp edge")
-        case .iconHaloBlur: return .notDrawn("icon halos have a sharp edge")
         case .fogGroundBlend, .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
         case .rasterFadeDuration: return .notDrawn("raster tiles appear at once, without a fade")
         case .textPitchAlignment, .iconPitchAlignment:

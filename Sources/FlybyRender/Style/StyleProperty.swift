@@ -39,6 +39,7 @@ public enum PropertyValueType: Sendable, Equatable {
 public enum StyleProperty: String, Sendable, CaseIterable {
     // background
     case backgroundColor = "background-color", backgroundOpacity = "background-opacity"
+    case backgroundPattern = "background-pattern"
     // fill
     case fillAntialias = "fill-antialias", fillColor = "fill-color", fillOpacity = "fill-opacity"
     case fillOutlineColor = "fill-outline-color", fillSortKey = "fill-sort-key"
@@ -52,7 +53,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case lineRoundLimit = "line-round-limit", lineSortKey = "line-sort-key"
     case lineColor = "line-color", lineWidth = "line-width", lineOpacity = "line-opacity"
     case lineDasharray = "line-dasharray", lineGapWidth = "line-gap-width", lineOffset = "line-offset"
-    case lineBlur = "line-blur"
+    case lineBlur = "line-blur", linePattern = "line-pattern", lineGradient = "line-gradient"
     case lineTranslate = "line-translate", lineTranslateAnchor = "line-translate-anchor"
     // circle
     case circleSortKey = "circle-sort-key"
@@ -154,8 +155,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
 
     public var valueType: PropertyValueType {
         switch self {
-        case .backgroundColor, .fillColor, .fillOutlineColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor,
-             .textColor, .textHaloColor, .iconColor, .iconHaloColor, .skyColor, .horizonColor, .fogColor,
+        case .backgroundColor, .fillColor, .fillOutlineColor, .fillExtrusionColor, .lineColor, .lineGradient, .circleColor,
+             .circleStrokeColor, .textColor, .textHaloColor, .iconColor, .iconHaloColor, .skyColor, .horizonColor, .fogColor,
              .hillshadeShadowColor, .hillshadeHighlightColor, .hillshadeAccentColor:
             return .color
         case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
@@ -185,7 +186,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
         case .textField: return .formatted
-        case .iconImage, .fillPattern: return .image
+        case .iconImage, .fillPattern, .linePattern, .backgroundPattern: return .image
         default: return .number
         }
     }
@@ -216,7 +217,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .circleRadius: return .number(5)
         case .symbolPlacement: return .string("point")
         case .symbolSpacing: return .number(250)
-        case .textField, .iconImage, .fillPattern: return .string("")
+        case .textField, .iconImage, .fillPattern, .linePattern, .backgroundPattern: return .string("")
+        case .lineGradient: return .null  // null: `line-color`
         case .textFont: return .array([.string("Open Sans Regular")])
         case .textSize: return .number(16)
         case .textMaxWidth: return .number(10)

@@ -38,18 +38,25 @@ struct GlyphFieldPainter: Sendable {
     /// As with ``Painter/stroke(_:style:color:clip:into:)``, a halo under 1 px wide (`2 · halo < 1`)
     /// is drawn 1 px wide with its alpha scaled by the width. A halo wider than a quarter of the
     /// text size is drawn a quarter of the size wide (the style spec's limit on `text-halo-width`).
-    mutating func draw(color: Color, halo: Double, haloColor: Color, clip: PixelRect, into view: PixelBufferView) {
+    ///
+    /// `blur` (`text-halo-blur`, `icon-halo-blur`: "distance of halo fade", pixels) widens the
+    /// halo's outer edge ramp from 1 px to `1 + blur` px, centred on the halo's edge: the halo
+    /// coverage is `clamp((halo + (1 + blur)/2 − d) / (1 + blur), 0, 1)` (0 gives the sharp edge
+    /// above). The ramp is kept inside the field's padding like the halo itself.
+    mutating func draw(color: Color, halo: Double, haloBlur: Double = 0, haloColor: Color, clip: PixelRect,
+                       into view: PixelBufferView) {
         defer { glyphs.removeAll(keepingCapacity: true) }
         let width = 2 * halo
         let hasHalo = width > 0 && width.isFinite && haloColor.alpha != 0
         let haloPaint = hasHalo && width < 1 ? haloColor.withAlphaScaled(by: width) : haloColor
         let haloPx = hasHalo ? max(width, 1) / 2 : 0
+        let blur = hasHalo && haloBlur.isFinite ? max(0, haloBlur) : 0
         guard !glyphs.isEmpty, color.alpha != 0 || hasHalo else { return }
 
         // The label's box on screen: the union of the glyphs' boxes, clipped.
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for g in glyphs {
-            let (lo, hi) = GlyphFieldPainter.sampleBox(g, reach: GlyphFieldPainter.clampedHalo(haloPx, g) + 0.5)
+            let (lo, hi) = GlyphFieldPainter.sampleBox(g, reach: GlyphFieldPainter.haloReach(haloPx, blur, g))
             guard lo.x <= hi.x && lo.y <= hi.y else { continue }
             let t = GlyphFieldPainter.Mapping(g)
             for corner in 0..<4 {  // (no array literal: nothing is allocated per frame)
@@ -69,7 +76,10 @@ struct GlyphFieldPainter: Sendable {
         }
         if rowSpans.count < rows { rowSpans = [(lo: Int, hi: Int)](repeating: (Int.max, Int.min), count: rows) }
 
-        for g in glyphs { accumulate(g, halo: hasHalo ? GlyphFieldPainter.clampedHalo(haloPx, g) : -1, box: box) }
+        for g in glyphs {
+            let h = hasHalo ? GlyphFieldPainter.clampedHalo(haloPx, g) : -1
+            accumulate(g, halo: h, blur: hasHalo ? GlyphFieldPainter.clampedBlur(h, blur, g) : 0, box: box)
+        }
         composite(box: box, text: color.alpha == 0 ? 0 : color.premultipliedARGB,
                   halo: hasHalo ? haloPaint.premultipliedARGB : 0, into: view)
     }
@@ -80,6 +90,21 @@ struct GlyphFieldPainter: Sendable {
         let size = Double(g.pixelSize)
         let room = (Double(GlyphDistanceField.paddingEm) - 1.5 / Double(g.field.texelsPerEm)) * size - 0.5
         return max(0, min(halo, size / 4, room))
+    }
+
+    /// The blur drawn for `g` around a halo of `halo` px: the ramp's outer half stays within the
+    /// field's padding.
+    static func clampedBlur(_ halo: Double, _ blur: Double, _ g: PlacedGlyph) -> Double {
+        guard blur > 0 else { return 0 }
+        let size = Double(g.pixelSize)
+        let room = (Double(GlyphDistanceField.paddingEm) - 1.5 / Double(g.field.texelsPerEm)) * size - 0.5
+        return max(0, min(blur, 2 * (room - max(halo, 0))))
+    }
+
+    /// How far past the outline a pixel can be covered by the halo (or the text): pixels.
+    static func haloReach(_ halo: Double, _ blur: Double, _ g: PlacedGlyph) -> Double {
+        let h = clampedHalo(halo, g)
+        return h + 0.5 + clampedBlur(h, blur, g) / 2
     }
 
     /// The sample-coordinate box of `g`'s field where a pixel can be covered: its ink box grown by
@@ -122,16 +147,18 @@ struct GlyphFieldPainter: Sendable {
     }
 
     /// Adds `g`'s coverages to the scratch planes with max (`halo < 0`: no halo plane).
-    private mutating func accumulate(_ g: PlacedGlyph, halo: Double, box: PixelRect) {
+    private mutating func accumulate(_ g: PlacedGlyph, halo: Double, blur: Double, box: PixelRect) {
         let t = Mapping(g)
-        let (lo, hi) = GlyphFieldPainter.sampleBox(g, reach: max(halo, 0) + 0.5)
+        let (lo, hi) = GlyphFieldPainter.sampleBox(g, reach: max(halo, 0) + 0.5 + blur / 2)
         guard lo.x <= hi.x && lo.y <= hi.y else { return }
         let f = g.field
         let w = f.width, lastI = f.width - 2, lastJ = f.height - 2
         // t = 0.5 − d with d = (value − 128) · size / quantaPerEm pixels.
         let perValue = g.pixelSize / GlyphDistanceField.quantaPerEm
         let bias = 0.5 + 128 * perValue
-        let haloPx = Float(max(halo, 0)), wantsHalo = halo >= 0
+        // Halo coverage (halo + ½ + blur/2 − d) / (1 + blur) = (coverage + haloShift) · haloGain.
+        let haloPx = Float(max(halo, 0) + blur / 2), wantsHalo = halo >= 0
+        let haloGain = Float(1 / (1 + blur))
         let stride = box.maxX - box.minX
         // Pixel centres x + 0.5 whose samples lie in [lo, hi] along one axis of the field.
         func columns(_ base: Double, _ slope: Double, _ a: Float, _ b: Float) -> (Double, Double) {
@@ -172,7 +199,7 @@ struct GlyphFieldPainter: Sendable {
                                 let v01 = Float(field[k + w]), v11 = Float(field[k + w + 1])
                                 let top = v00 + (v10 - v00) * fu, bottom = v01 + (v11 - v01) * fu
                                 let coverage = bias - (top + (bottom - top) * fv) * perValue
-                                let ht = coverage + haloPx
+                                let ht = (coverage + haloPx) * haloGain
                                 guard ht > 0 else { continue }
                                 let index = rowBase + x
                                 if coverage > 0 {

@@ -44,7 +44,7 @@ import Testing
 
     /// The glyph runs drawn for the line labels, in placement order.
     static func glyphRuns(_ r: MapRenderer) -> [[PlacedGlyph]] {
-        r.symbolDraws.compactMap { if case let .glyphs(g, _, _, _) = $0 { return g } else { return nil } }
+        r.symbolDraws.compactMap { if case let .glyphs(g, _, _, _, _) = $0 { return g } else { return nil } }
     }
 
     /// An arc of radius `radius` degrees around (0, 0), from `from`° to `to`° (counter-clockwise on the map).

@@ -101,6 +101,22 @@ import Testing
         }
     }
 
+    @Test func iconHaloBlurWidensTheIconHaloEdge() throws {
+        func partial(_ blur: Double) throws -> Int {
+            let frame = try Self.render(Self.style(##"""
+                "layout": {"icon-image": "disc"},
+                "paint": {"icon-color": "#0000ff", "icon-halo-color": "#ff0000", "icon-halo-width": 2, "icon-halo-blur": \##(blur)}
+                """##)).0
+            // Halo over white: partly covered pixels are pink (neither white nor full red), away from the blue disc.
+            return frame.pixels.filter { p in
+                let c = Color(premultipliedARGB: p)
+                return c.red > 200 && c.blue < 250 && c.green > 10 && c.green < 245 && c.blue > 10
+            }.count
+        }
+        let sharp = try partial(0), blurred = try partial(3)
+        #expect(sharp > 0 && blurred > sharp + 20, "sharp \(sharp), blurred \(blurred)")
+    }
+
     @Test func iconTextFitStretchesTheShieldAroundTheLabel() throws {
         let layer = #"""
             "layout": {"icon-image": "shield", "icon-text-fit": "both", "icon-text-fit-padding": [2, 4, 2, 4],

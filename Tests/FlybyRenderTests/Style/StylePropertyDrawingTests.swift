@@ -114,4 +114,16 @@ import Testing
         }
         #expect(warnings.withLock { $0 }.isEmpty)
     }
+
+    @Test func patternsGradientsAndHaloBlursAreMarkedDrawnAndLoadWithoutWarnings() throws {
+        let drawn: [StyleProperty] = [.fillPattern, .linePattern, .backgroundPattern, .lineGradient, .textHaloBlur, .iconHaloBlur]
+        for p in drawn { #expect(p.drawing == .drawn, "\(p.rawValue)") }
+        let warnings = Mutex<[String]>([])
+        var loader = StyleLoader()
+        loader.warn = { message in warnings.withLock { $0.append(message) } }
+        for p in [StyleProperty.fillPattern, .linePattern, .backgroundPattern, .textHaloBlur, .iconHaloBlur] {
+            _ = try loader.load(style: try Style.parse(Array(Self.style(setting: p).utf8), file: "drawn.json"))
+        }
+        #expect(warnings.withLock { $0 }.isEmpty)
+    }
 }

@@ -47,6 +47,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     _ = layer.accepts(zoom: z, feature: .empty)
                     for p in layer.declaredProperties { _ = layer.value(p, zoom: z) }
                 }
+                // `line-gradient` is evaluated over `line-progress` (the renderer's ramp).
+                if let gradient = layer.expression(.lineGradient) {
+                    for k in 0...4 {
+                        var globals = ExpressionGlobals()
+                        globals.lineProgress = Double(k) / 4
+                        _ = gradient.evaluate(zoom: 0, feature: .empty, globals: globals)
+                    }
+                }
             }
             return true
         case .geojson:
