@@ -48,6 +48,14 @@ extension Style {
         }
         for layer in layers { check(layer.declaredProperties, "layer '\(layer.id)'") }
         if let sky { check(sky.declaredProperties, "sky") }
+        // Drawn alone, but not together: a patterned or gradient line is drawn on its centre line.
+        for layer in layers {
+            let set = layer.declaredProperties
+            guard let shading = set.first(where: { $0 == .linePattern || $0 == .lineGradient }) else { continue }
+            for p in set where (p == .lineOffset || p == .lineGapWidth) && seen.insert(p).inserted {
+                found.append((p, "warning: \(file): layer '\(layer.id)' sets \(p.rawValue) with \(shading.rawValue), which is not drawn together yet: the \(shading == .linePattern ? "pattern" : "gradient") is drawn on the line's centre, one line wide"))
+            }
+        }
         return found
     }
 }

@@ -105,6 +105,19 @@ import Testing
         }
     }
 
+    @Test func anOffsetOrGapOnAPatternedOrGradientLineWarnsNamingBoth() throws {
+        let json = """
+            {"version": 8, "sources": {"l": {"type": "geojson", "lineMetrics": true,
+              "data": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}},
+             "layers": [{"id": "g", "type": "line", "source": "l",
+                         "paint": {"line-gradient": ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"],
+                                   "line-offset": 3, "line-gap-width": 2}}]}
+            """
+        let listed = try Style.parse(Array(json.utf8), file: "combo.json").undrawnProperties
+        #expect(listed.map(\.property) == [.lineOffset, .lineGapWidth], "\(listed)")
+        #expect(listed.allSatisfy { $0.warning.contains("combo.json") && $0.warning.contains("line-gradient") && $0.warning.contains("layer 'g'") })
+    }
+
     @Test func aStyleOfDrawnPropertiesLoadsWithoutWarnings() throws {
         let warnings = Mutex<[String]>([])
         var loader = StyleLoader()
