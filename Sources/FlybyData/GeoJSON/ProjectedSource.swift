@@ -193,6 +193,18 @@ public struct GeometryLevel: Sendable {
     @inlinable public func rings(ofFeature f: Int) -> Range<Int> { Int(featureRingStart[f])..<Int(featureRingStart[f + 1]) }
     @inlinable public func points(ofRing r: Int) -> Range<Int> { Int(ringStart[r])..<Int(ringStart[r + 1]) }
 
+    /// The point ranges of the rings that draw feature `f` as lines (its line strings, polygon
+    /// rings and outline pieces, without points and without the rings ``RingFlags/outlinedApart``
+    /// stands in for), each with at least two points, and whether it closes (a polygon ring).
+    @inlinable public func forEachLineRing(ofFeature f: Int, _ body: (_ points: Range<Int>, _ closed: Bool) -> Void) {
+        for r in rings(ofFeature: f) {
+            let flags = ringFlags[r]
+            if flags & RingFlags.points != 0 || flags & RingFlags.outlinedApart != 0 { continue }
+            let points = points(ofRing: r)
+            if points.count >= 2 { body(points, flags & RingFlags.polygon != 0) }
+        }
+    }
+
     /// True when feature `f` has polygon rings outlined apart (``RingFlags/outlinedApart``).
     @inlinable public func hasOutlinePieces(feature f: Int) -> Bool {
         rings(ofFeature: f).contains { ringFlags[$0] & RingFlags.outlinedApart != 0 }

@@ -151,12 +151,8 @@ extension MapRenderer {
         // outline pieces, not the cut).
         var walls: [(depth: Double, ax: Double, ay: Double, bx: Double, by: Double, shade: Double)] = []
         level.xy.withUnsafeBufferPointer { xy in
-            for r in level.rings(ofFeature: f) {
-                let flags = level.ringFlags[r]
-                if flags & RingFlags.points != 0 || flags & RingFlags.outlinedApart != 0 { continue }
-                let closed = flags & RingFlags.polygon != 0
-                let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
-                guard e - s >= 2 else { continue }
+            level.forEachLineRing(ofFeature: f) { points, closed in
+                let s = points.lowerBound, e = points.upperBound
                 let last = closed ? e : e - 1
                 for k in s..<last {
                     let n = k + 1 < e ? k + 1 : s

@@ -134,13 +134,8 @@ extension MapRenderer {
         var segments: [ShadedSegment] = []
         path.removeAll()
         level.xy.withUnsafeBufferPointer { xy in
-            for r in level.rings(ofFeature: f) {
-                let flags = level.ringFlags[r]
-                if flags & RingFlags.points != 0 || flags & RingFlags.outlinedApart != 0 { continue }
-                let closed = flags & RingFlags.polygon != 0
-                let s = Int(level.ringStart[r]), e = Int(level.ringStart[r + 1])
-                guard e - s >= 2 else { continue }
-                appendShadedRing(xy, s, e, closed: closed, g, h, into: &segments)
+            level.forEachLineRing(ofFeature: f) { points, closed in
+                appendShadedRing(xy, points.lowerBound, points.upperBound, closed: closed, g, h, into: &segments)
             }
         }
         guard !path.isEmpty, !segments.isEmpty else { return }
