@@ -105,15 +105,10 @@ public enum VideoExport {
         // The style is loaded once (a bad style fails before ffmpeg starts); every render thread
         // then makes its renderer from the loaded data.
         let styleName = plan.style
-        var loader = StyleLoader()
-        loader.tileCacheBudget = options.tileCacheBytes
-        if options.tileCacheSizedFromFrame {
-            loader.tileCacheTiles = StyleLoader.viewportTileCount(width: plan.width, height: plan.height)
-        }
-        loader.spritePixelRatio = ratio >= 2 ? 2 : 1
-        var styleToDraw: LoadedStyle? = styleName == PlaceholderFrameRenderer.styleName ? nil : try loader.load(styleName)
-        if let language = options.language { styleToDraw = try styleToDraw?.localized(into: language) }
-        let loadedStyle = styleToDraw
+        let loadedStyle = try loadStyle(styleName, tileCacheBytes: options.tileCacheBytes,
+                                        tileCacheTiles: options.tileCacheSizedFromFrame
+                                            ? StyleLoader.viewportTileCount(width: plan.width, height: plan.height) : nil,
+                                        pixelRatio: ratio, language: options.language)
 
         var ffmpeg = FFmpegWriter.Options(crf: options.crf, preset: options.preset)
         ffmpeg.searchPath = options.searchPath
@@ -170,6 +165,21 @@ public enum VideoExport {
             }
         }
         return Summary(frames: done, size: size, fps: plan.fps)
+    }
+
+    /// Loads the style a plan names once, for every render thread to draw from: nil for the
+    /// placeholder style. `tileCacheTiles` bounds each tiled source by a tile count as well as by
+    /// `tileCacheBytes`; sprites are the `@2x` sheet from a pixel ratio of 2 up.
+    static func loadStyle(_ name: String, tileCacheBytes: Int, tileCacheTiles: Int?, pixelRatio: Int = 1,
+                          language: String? = nil) throws -> LoadedStyle? {
+        guard name != PlaceholderFrameRenderer.styleName else { return nil }
+        var loader = StyleLoader()
+        loader.tileCacheBudget = tileCacheBytes
+        loader.tileCacheTiles = tileCacheTiles
+        loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
+        let style = try loader.load(name)
+        if let language { return try style.localized(into: language) }
+        return style
     }
 
     /// Threads and render-ahead window for frames of `size` within `memory`.

@@ -1,6 +1,7 @@
 import CSDL2
 import FlybyCore
 import FlybyData
+import FlybyExport
 import FlybyFlight
 import FlybyMedia
 import FlybyRender
@@ -61,6 +62,12 @@ public struct MapWindowOptions {
     public var style = "world"
     /// Write the session trace here when the window closes (`--record`); recording starts at once.
     public var recordPath: String?
+    /// Render the session's recording to this video (or Y4M, GIF, PNG folder) when the window
+    /// closes (`--video`), with ``FlybyExport/VideoExport``: the frames `flyby play` draws for the
+    /// trace. Recording starts at once; R restarts it, so the video holds the last recording.
+    public var videoPath: String?
+    /// Render threads of the `--video` export.
+    public var videoThreads = 1
     /// Write one line per shown frame (`--stats`).
     public var statsPath: String?
     /// Show the HUD line (D toggles it).
@@ -141,7 +148,7 @@ public final class MapWindow {
         if Double(w) != session.simulation.mapboxMap.size.width || Double(h) != session.simulation.mapboxMap.size.height, w > 0, h > 0 {
             session.simulation.mapboxMap.setSize(ScreenSize(width: Double(w), height: Double(h)))
         }
-        if options.recordPath != nil { session.startRecording() }
+        if options.recordPath != nil || options.videoPath != nil { session.startRecording() }
     }
 
     deinit {
@@ -411,9 +418,17 @@ public final class MapWindow {
     /// Writes `--record` and `--stats` (atomically) and returns what was written.
     private func finish() throws -> [String] {
         var messages: [String] = []
-        if let path = options.recordPath, let bytes = session.stopRecording() {
+        let recording = session.stopRecording()
+        if let path = options.recordPath, let bytes = recording {
             try AtomicFileWriter.write(bytes, to: path)
             messages.append("flyby: trace written to \(path)")
+        }
+        if let path = options.videoPath, let bytes = recording {
+            var export = VideoExport.Options(output: path)
+            export.threads = options.videoThreads
+            export.searchPath = ProcessInfo.processInfo.environment["PATH"] ?? export.searchPath
+            let summary = try VideoExport.run(traceBytes: bytes, name: "the window's recording", options: export)
+            messages.append("flyby: \(summary.frames) frames (\(summary.size.width)x\(summary.size.height)) written to \(path)")
         }
         if let path = options.statsPath {
             // draw_ms is the whole frame: map_ms, overlay_ms (HUD, ornaments, callout), then the

@@ -13,6 +13,8 @@ import Testing
         (["window", "--duration", "-1"], "--duration"),
         (["window", "--script", "/nonexistent/flight.json"], "/nonexistent/flight.json"),
         (["window", "--record", "/nonexistent-folder/x.trace.jsonl"], "no such folder"),
+        (["window", "--video", "/nonexistent-folder/x.mp4"], "no such folder"),
+        (["window", "--video", "x.avi"], "--video"),
         (["window", "--fullscreen"], "unknown option"),
         (["window", "extra"], "unexpected argument"),
     ])
@@ -27,6 +29,6 @@ import Testing
     @Test func helpListsTheOptionsAndKeys() {
         let out = CommandOutput(captures: true)
         #expect(FlybyCommandLine.run(arguments: ["help", "window"], output: out) == 0)
-        for word in ["--script", "--record", "--stats", "double click", "Q / Esc"] { #expect(out.stdoutText.contains(word)) }
+        for word in ["--script", "--record", "--video", "--stats", "double click", "Q / Esc"] { #expect(out.stdoutText.contains(word)) }
     }
 }

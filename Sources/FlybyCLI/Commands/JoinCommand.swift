@@ -1,4 +1,5 @@
 import FlybyData
+import FlybyExport
 import FlybyFlight
 import FlybyMedia
 import Foundation
@@ -80,7 +81,7 @@ enum JoinCommand: FlybyCommand {
         if !p.problems.isEmpty {
             problems.append("\(name) is damaged (ffprobe: \(p.problems.split(whereSeparator: \.isNewline).first ?? ""))")
         }
-        let expectedTag = SegmentedPlay.tag(h, s.frames)
+        let expectedTag = SegmentExport.tag(h, s.frames)
         if p.comment != expectedTag {
             if let flight = p.comment.split(separator: " ").first(where: { $0.hasPrefix("flight=") }), flight != "flight=\(h.flightSHA256)" {
                 problems.append("\(name) is from another flight (\(flight.prefix(19))…, the manifest's is \(h.flightSHA256.prefix(12))…)")

@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyMedia
 import FlybyRender
 import FlybyWindow
 import Foundation
@@ -24,6 +25,9 @@ enum WindowCommand: FlybyCommand {
         OptionSpec("record", .string, "TRACE", help: """
             write the session's camera trace when the window closes (playable with 'flyby play'); R stops and restarts recording
             """),
+        OptionSpec("video", .string, "OUT", help: """
+            when the window closes, render the session's recording to OUT as 'flyby play' would (.mp4, .y4m, .gif or a PNG folder); R restarts the recording
+            """),
         OptionSpec("stats", .string, "FILE", help: "write one line per shown frame (interval, whole-frame, map and overlay times) and a summary"),
         OptionSpec("duration", .double(0...Double.infinity, openBelow: true, unit: "seconds"), "S",
                    help: "close the window after S seconds (benchmarks)"),
@@ -40,9 +44,14 @@ enum WindowCommand: FlybyCommand {
         if let s = parsed.size("size") { options.size = s.screenSize }
         options.recordPath = parsed.string("record")
         options.statsPath = parsed.string("stats")
+        options.videoPath = parsed.string("video")
         if let d = parsed.double("duration") { options.timeLimit = d }
         let threads = parsed.int("threads")!
-        for (name, path) in [("record", options.recordPath), ("stats", options.statsPath)] {
+        options.videoThreads = threads
+        if let video = options.videoPath {
+            do { _ = try FrameOutput(video) } catch { throw CommandError("--video: \(error.description)") }
+        }
+        for (name, path) in [("record", options.recordPath), ("stats", options.statsPath), ("video", options.videoPath)] {
             if let path { try checkWritable(path, option: name) }
         }
 
