@@ -45,4 +45,19 @@ import Testing
         let trace = try TraceReader.read(bytes: bytes, file: "ridge.trace.jsonl")
         #expect(trace.frames.count == 601 && trace.frames.allSatisfy { $0.altitude != nil })
     }
+
+    @Test func aTracePlayedAtAnotherRateKeepsTheEyesAltitudeBetweenItsFrames() throws {
+        let script = try FlightScriptParser.parse(bytes: try FileInput.read(Self.flight), file: Self.flight)
+        let trace = try TraceReader.read(bytes: try TraceWriter.trace(of: script), file: "ridge.trace.jsonl")
+        let recorded = trace.frames
+        let plan = PlaybackPlan.trace(trace, fps: trace.fps * 2)
+        #expect(plan.records.count == 2 * (recorded.count - 1) + 1)
+        for (n, r) in plan.records.enumerated() {
+            let altitude = try #require(r.altitude, "frame \(n) has an altitude")
+            let a = recorded[n / 2].altitude!, b = recorded[min(n / 2 + 1, recorded.count - 1)].altitude!
+            // Even frames are recorded frames; odd ones lie halfway between their neighbours.
+            let expected = n % 2 == 0 ? a : (a + b) / 2
+            #expect(abs(altitude - expected) < 1e-6, "frame \(n): \(altitude) m, expected \(expected) m")
+        }
+    }
 }

@@ -49,7 +49,7 @@ public struct PlaybackPlan: Sendable {
 
     /// Plays a recorded trace. At the trace's own rate the recorded frames are used as they are.
     /// At another rate, frame n (t = n / fps) is interpolated between the two recorded frames
-    /// around t by their `t` values: centre, zoom, pitch and padding linearly, longitude and
+    /// around t by their `t` values: centre, zoom, pitch, padding and the eye's `altitude` linearly, longitude and
     /// bearing the short way round; the viewport status is the earlier frame's, and each
     /// recorded frame's events go to the first output frame at or after its time. The output
     /// has floor(T · fps) + 1 frames, T the last recorded time.
@@ -96,7 +96,9 @@ public struct PlaybackPlan: Sendable {
                 shown = puck(nearest)
                 p = nearest.puck.map { TracePuck(longitude: $0.longitude, latitude: $0.latitude, bearing: $0.bearing ?? 0) }
             }
-            records.append(FrameRecord(frame: n, t: t, camera: camera, viewport: a.viewport, puck: p, events: events))
+            // The eye's altitude over terrain (metres): interpolated when both frames have it, else the nearer frame's.
+            let altitude: Double? = if let ha = a.altitude, let hb = b.altitude { lerp(ha, hb, f) } else { (f < 0.5 ? a : b).altitude }
+            records.append(FrameRecord(frame: n, t: t, camera: camera, viewport: a.viewport, puck: p, events: events, altitude: altitude))
             pucks.append(shown)
         }
         return PlaybackPlan(fps: outFPS, width: w, height: h, style: style ?? trace.style, records: records, pucks: pucks)
