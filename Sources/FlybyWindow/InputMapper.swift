@@ -38,6 +38,23 @@ public enum InputEvent: Hashable, Sendable {
     case quit
 }
 
+extension InputEvent {
+    /// The event with its positions and sizes divided by `pixelRatio`: SDL reports window
+    /// pixels, and the map's gestures, clicks and sizes are in points (`--pixel-ratio`).
+    public func inPoints(pixelRatio k: Double) -> InputEvent {
+        guard k != 1 else { return self }
+        func p(_ q: ScreenPoint) -> ScreenPoint { ScreenPoint(x: q.x / k, y: q.y / k) }
+        switch self {
+        case let .mouseDown(b, at, clicks, m): return .mouseDown(b, at: p(at), clicks: clicks, modifiers: m)
+        case let .mouseUp(b, at): return .mouseUp(b, at: p(at))
+        case let .mouseMoved(to): return .mouseMoved(to: p(to))
+        case let .wheel(n, at, m): return .wheel(notches: n, at: at.map(p), modifiers: m)
+        case let .resized(s): return .resized(ScreenSize(width: s.width / k, height: s.height / k))
+        case .pointerLeft, .keyDown, .quit: return self
+        }
+    }
+}
+
 /// How a scroll was produced (MapLibre `scroll_zoom.ts`): a wheel eases over 200 ms, a trackpad
 /// applies at once.
 public enum ScrollKind: Hashable, Sendable { case wheel, trackpad }

@@ -21,13 +21,17 @@ final class LiveMap {
     private var featureStatesChanged = true
     /// Threads rasterizing the map (``MapRenderer/threads``).
     var threads = 1
+    /// Device pixels per point (``MapRenderer/pixelRatio``, 1…4).
+    var pixelRatio = 1.0
     private var lineLayers: Set<String> = []
     private var symbolLayers: Set<String> = []
 
-    init(style spec: String) throws {
+    init(style spec: String, pixelRatio: Double = 1) throws {
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
         style = parts[0]
         preset = parts.count > 1 ? parts[1] : "day"
+        self.pixelRatio = pixelRatio
+        loader.spritePixelRatio = pixelRatio >= 2 ? 2 : 1
         loaded = try loader.load(LiveMap.spec(style, preset))
         indexLayers()
     }
@@ -47,7 +51,7 @@ final class LiveMap {
     /// A renderer of the buffer's size with the current feature states.
     private func prepare(width: Int, height: Int) {
         if renderer == nil || renderer!.width != width || renderer!.height != height {
-            renderer = try? MapRenderer(style: loaded, width: width, height: height)
+            renderer = try? MapRenderer(style: loaded, width: width, height: height, pixelRatio: pixelRatio)
             renderer?.showsOrnaments = false
             renderer?.attribution = ""
             renderer?.threads = threads
@@ -93,10 +97,12 @@ extension MapRendererHooks {
     /// The real map: `MapRenderer` drawing a built-in style (`world`, `city:night`) or a style
     /// file, with feature queries and feature state. S cycles the built-in styles and drops
     /// every feature state (the sources change).
-    /// `threads` rasterize the style layers in row bands (same pixels for any count).
+    /// `threads` rasterize the style layers in row bands (same pixels for any count);
+    /// `pixelRatio` (1…4) draws the map at that many device pixels per point (the window's
+    /// `--pixel-ratio`: the camera and query points are in points, the buffer in pixels).
     /// - Throws: `InputError` when the style cannot be loaded.
-    public static func mapRenderer(style: String, threads: Int = 1) throws -> MapRendererHooks {
-        let map = try LiveMap(style: style)
+    public static func mapRenderer(style: String, threads: Int = 1, pixelRatio: Int = 1) throws -> MapRendererHooks {
+        let map = try LiveMap(style: style, pixelRatio: Double(min(max(pixelRatio, 1), 4)))
         map.threads = threads
         return MapRendererHooks(
             draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },

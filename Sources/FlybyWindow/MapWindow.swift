@@ -76,6 +76,10 @@ public struct MapWindowOptions {
     public var frameLimit: Int?
     /// Quit this many seconds after start (benchmarks), nil for no limit.
     public var timeLimit: Double?
+    /// Device pixels per point, 1…4 (`--pixel-ratio`, MapLibre's `pixelRatio`): the window is
+    /// this many times ``size`` in pixels and shows the same map, every length (lines, text,
+    /// ornaments, HUD) that many times as many pixels; input, cameras and traces stay in points.
+    public var pixelRatio = 1
     /// Folder for screenshots (P) and traces recorded with R when there is no `--record`.
     public var outputDirectory = "."
     public init() {}
@@ -131,7 +135,8 @@ public final class MapWindow {
         SDL.setHint(SDL.hintFramebufferAcceleration, "0")
         try SDL.initVideo()
         do {
-            window = try SDL.createWindow(title: options.title, width: Int(options.size.width), height: Int(options.size.height))
+            window = try SDL.createWindow(title: options.title, width: Int(options.size.width) * options.pixelRatio,
+                                          height: Int(options.size.height) * options.pixelRatio)
         } catch {
             SDL.quit()
             throw error
@@ -139,14 +144,16 @@ public final class MapWindow {
         let (w, h) = SDL.windowSize(window)
         buffer = PixelBuffer(width: max(w, 1), height: max(h, 1))
         overlay = OverlayPainter(width: buffer.width, height: buffer.height)
+        overlay.scale = Double(options.pixelRatio)
         // Lay out the ornament glyphs once before the first frame is timed (their distance
         // fields are made on first use); the frame is drawn over before it is shown.
         ornaments?.draw(camera: session.simulation.mapboxMap.cameraState, attribution: renderer.attribution() + " 0123456789 km",
-                        into: &buffer)
+                        scale: Double(options.pixelRatio), into: &buffer)
         styleName = options.style
         startWall = WallClock.monotonicSeconds()
-        if Double(w) != session.simulation.mapboxMap.size.width || Double(h) != session.simulation.mapboxMap.size.height, w > 0, h > 0 {
-            session.simulation.mapboxMap.setSize(ScreenSize(width: Double(w), height: Double(h)))
+        let points = ScreenSize(width: Double(w) / Double(options.pixelRatio), height: Double(h) / Double(options.pixelRatio))
+        if points != session.simulation.mapboxMap.size, w > 0, h > 0 {
+            session.simulation.mapboxMap.setSize(points)
         }
         if options.recordPath != nil || options.videoPath != nil { session.startRecording() }
     }
@@ -216,7 +223,8 @@ public final class MapWindow {
     public var isQuitRequested: Bool { quitRequested }
 
     private func handle(_ e: SDL_Event) {
-        guard let input = SDLEventTranslator.translate(e, modifiersNow: { SDLEventTranslator.modifiers(SDL.modState()) }) else { return }
+        guard let input = SDLEventTranslator.translate(e, modifiersNow: { SDLEventTranslator.modifiers(SDL.modState()) })?
+            .inPoints(pixelRatio: Double(options.pixelRatio)) else { return }
         for action in mapper.map(input, time: WallClock.monotonicSeconds()) { perform(action) }
     }
 
@@ -255,7 +263,7 @@ public final class MapWindow {
         case .toggleRecording: toggleRecording()
         case .resize(let s):
             session.handle(action)
-            let w = max(Int(s.width), 1), h = max(Int(s.height), 1)
+            let w = max(Int((s.width * scale).rounded()), 1), h = max(Int((s.height * scale).rounded()), 1)
             if w != buffer.width || h != buffer.height { buffer = PixelBuffer(width: w, height: h) }
             dirty = true
         default:
@@ -281,7 +289,7 @@ public final class MapWindow {
     /// callout at the ground point clicked.
     public func select(at point: ScreenPoint) {
         let camera = shownCamera
-        let anchor = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: camera).coordinate(for: point)
+        let anchor = MapTransform(size: session.simulation.mapboxMap.size, state: camera).coordinate(for: point)
         let hit = feature(at: point)
         applyFeatureChanges(features.select(hit, at: anchor))
         dirty = true
@@ -342,25 +350,28 @@ public final class MapWindow {
 
     private func drawOverlays() {
         if let c = features.callout {
-            let t = MapTransform(size: ScreenSize(width: Double(buffer.width), height: Double(buffer.height)), state: session.simulation.mapboxMap.cameraState)
-            if let p = t.point(for: c.anchor) { overlay.callout(c.text, pointingAt: p, into: &buffer) }
+            let t = MapTransform(size: session.simulation.mapboxMap.size, state: session.simulation.mapboxMap.cameraState)
+            if let p = t.point(for: c.anchor) { overlay.callout(c.text, pointingAt: ScreenPoint(x: p.x * scale, y: p.y * scale), into: &buffer) }
         }
         if options.showsHUD {
             var lines = [hudLine]
             if let n = session.notice { lines.append(n) }
-            overlay.panel(lines, x: 8, y: 8, into: &buffer)
+            overlay.panel(lines, x: 8 * scale, y: 8 * scale, into: &buffer)
         }
         if showsHelp {
-            overlay.panel(["Flyby keys"] + InputMapper.helpLines, x: 8, y: options.showsHUD ? 60 : 8, into: &buffer)
+            overlay.panel(["Flyby keys"] + InputMapper.helpLines, x: 8 * scale, y: (options.showsHUD ? 60 : 8) * scale, into: &buffer)
         }
         var credits = [renderer.attribution()]
         if session.simulation.location != nil { credits += session.tracks[session.trackIndex].attribution }
         ornaments?.draw(camera: session.simulation.mapboxMap.cameraState, attribution: credits.filter { !$0.isEmpty }.joined(separator: " · "),
-                        into: &buffer)
+                        scale: scale, into: &buffer)
     }
 
-    /// Where the compass sits (top right); a click inside it eases to north.
-    private var compassCenter: ScreenPoint { MapOrnaments.compassCenter(width: buffer.width) }
+    /// Frame pixels per point (``MapWindowOptions/pixelRatio``).
+    private var scale: Double { Double(options.pixelRatio) }
+
+    /// Where the compass sits (top right), in points; a click inside it eases to north.
+    private var compassCenter: ScreenPoint { MapOrnaments.compassCenter(width: Int(session.simulation.mapboxMap.size.width.rounded())) }
 
     /// Copies the frame into the window surface row by row (honouring its pitch) and shows it.
     private func blit() throws(SDLError) {
@@ -426,6 +437,7 @@ public final class MapWindow {
         if let path = options.videoPath, let bytes = recording {
             var export = VideoExport.Options(output: path)
             export.threads = options.videoThreads
+            export.pixelRatio = options.pixelRatio
             export.searchPath = ProcessInfo.processInfo.environment["PATH"] ?? export.searchPath
             let summary = try VideoExport.run(traceBytes: bytes, name: "the window's recording", options: export)
             messages.append("flyby: \(summary.frames) frames (\(summary.size.width)x\(summary.size.height)) written to \(path)")

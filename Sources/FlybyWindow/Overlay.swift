@@ -13,8 +13,11 @@ public struct OverlayPainter {
     private var cache: GlyphCache?
     private var painter: Painter
     private var path = Path()
-    /// Text size in pixels.
-    public var pixelSize: Float = 14
+    /// Frame pixels per point (the window's `--pixel-ratio`): text, panels and callouts are this
+    /// many times their 1× size.
+    public var scale = 1.0
+    /// Text size in pixels (14 points).
+    public var pixelSize: Float { Float(14 * scale) }
 
     /// - Parameter width/height: the frame size (the painter is rebuilt when it changes).
     public init(width: Int, height: Int) {
@@ -82,40 +85,42 @@ public struct OverlayPainter {
     /// A panel of lines on a translucent dark box with its top-left at (`x`, `y`).
     public mutating func panel(_ lines: [String], x: Double, y: Double, into buffer: inout PixelBuffer) {
         guard !lines.isEmpty else { return }
-        let w = lines.map { width(of: $0) }.max()! + 16
-        let h = Double(lines.count) * lineHeight + 10
+        let w = lines.map { width(of: $0) }.max()! + 16 * scale
+        let h = Double(lines.count) * lineHeight + 10 * scale
         box(x: x, y: y, width: w, height: h, color: Color(red: 0, green: 0, blue: 0, alpha: 170), into: &buffer)
         for (i, l) in lines.enumerated() {
-            text(l, x: x + 8, y: y + 5 + Double(i + 1) * lineHeight - Double(pixelSize) * 0.35, color: .white, into: &buffer)
+            text(l, x: x + 8 * scale, y: y + 5 * scale + Double(i + 1) * lineHeight - Double(pixelSize) * 0.35, color: .white, into: &buffer)
         }
     }
 }
 
 extension OverlayPainter {
-    /// Corner radius, pointer height and padding of a callout, in pixels.
+    /// Corner radius, pointer height and padding of a callout, in points.
     static let calloutRadius = 6.0, calloutPointer = 9.0, calloutPadding = 8.0
 
     /// A callout: `text` in a small rounded box whose pointer tip touches `tip` (pixels). The box
     /// sits above the tip, or below when there is no room above, and is kept inside the frame.
     public mutating func callout(_ text: String, pointingAt tip: ScreenPoint, into buffer: inout PixelBuffer) {
         guard tip.isFinite, tip.x >= 0, tip.y >= 0, tip.x <= Double(buffer.width), tip.y <= Double(buffer.height) else { return }
-        let w = width(of: text) + 2 * Self.calloutPadding, h = lineHeight + Self.calloutPadding
-        let above = tip.y - Self.calloutPointer - h >= 0
+        let padding = Self.calloutPadding * scale, pointer = Self.calloutPointer * scale
+        let w = width(of: text) + 2 * padding, h = lineHeight + padding
+        let above = tip.y - pointer - h >= 0
         let x = min(max(tip.x - w / 2, 2), max(2, Double(buffer.width) - w - 2))
-        let y = above ? tip.y - Self.calloutPointer - h : tip.y + Self.calloutPointer
-        let outline = Self.calloutOutline(x: x, y: y, width: w, height: h, tip: tip, above: above)
+        let y = above ? tip.y - pointer - h : tip.y + pointer
+        let outline = Self.calloutOutline(x: x, y: y, width: w, height: h, tip: tip, above: above, scale: scale)
         polygon(outline.map { ScreenPoint(x: $0.x + 1, y: $0.y + 1.5) }, color: Color(red: 0, green: 0, blue: 0, alpha: 60), into: &buffer)
         polygon(outline, color: Color(red: 255, green: 255, blue: 255, alpha: 240), into: &buffer)
-        self.text(text, x: x + Self.calloutPadding, y: y + h - Self.calloutPadding / 2 - Double(pixelSize) * 0.35,
+        self.text(text, x: x + padding, y: y + h - padding / 2 - Double(pixelSize) * 0.35,
                   color: Color(rgb: 0x222222), into: &buffer)
     }
 
     /// The outline of a rounded box with a pointer on its bottom (`above`) or top edge, clockwise:
-    /// corners as quarter circles of 4 segments, the pointer 8 px wide at its base, clamped to
-    /// the straight part of the edge.
-    static func calloutOutline(x: Double, y: Double, width w: Double, height h: Double, tip: ScreenPoint, above: Bool) -> [ScreenPoint] {
-        let r = min(calloutRadius, w / 2, h / 2)
-        let baseX = min(max(tip.x, x + r + 4), x + w - r - 4)
+    /// corners as quarter circles of 4 segments, the pointer 8 points wide at its base, clamped to
+    /// the straight part of the edge; `scale` pixels per point.
+    static func calloutOutline(x: Double, y: Double, width w: Double, height h: Double, tip: ScreenPoint, above: Bool,
+                               scale: Double = 1) -> [ScreenPoint] {
+        let r = min(calloutRadius * scale, w / 2, h / 2), half = 4 * scale
+        let baseX = min(max(tip.x, x + r + half), x + w - r - half)
         var points: [ScreenPoint] = []
         func corner(_ cx: Double, _ cy: Double, from a0: Double) {
             for k in 0...4 {
@@ -125,10 +130,10 @@ extension OverlayPainter {
         }
         // y grows downwards, so angles run clockwise on screen: top-left corner from 180°.
         corner(x + r, y + r, from: 180)
-        if !above { points += [ScreenPoint(x: baseX - 4, y: y), tip, ScreenPoint(x: baseX + 4, y: y)] }
+        if !above { points += [ScreenPoint(x: baseX - half, y: y), tip, ScreenPoint(x: baseX + half, y: y)] }
         corner(x + w - r, y + r, from: 270)
         corner(x + w - r, y + h - r, from: 0)
-        if above { points += [ScreenPoint(x: baseX + 4, y: y + h), tip, ScreenPoint(x: baseX - 4, y: y + h)] }
+        if above { points += [ScreenPoint(x: baseX + half, y: y + h), tip, ScreenPoint(x: baseX - half, y: y + h)] }
         corner(x + r, y + h - r, from: 90)
         return points
     }

@@ -56,10 +56,12 @@ private enum Push {
     init() { setenv("SDL_VIDEODRIVER", "dummy", 1) }
 
     func makeWindow(record: String? = nil, renderer: MapRendererHooks = .placeholder(),
-                    camera: CameraState = CameraState(center: LocationCoordinate2D(latitude: 60.17, longitude: 24.94), zoom: 10)) throws -> MapWindow {
+                    camera: CameraState = CameraState(center: LocationCoordinate2D(latitude: 60.17, longitude: 24.94), zoom: 10),
+                    pixelRatio: Int = 1) throws -> MapWindow {
         let session = WindowSession(size: ScreenSize(width: 800, height: 600), camera: camera, style: "world")
         var o = MapWindowOptions()
         o.size = ScreenSize(width: 800, height: 600)
+        o.pixelRatio = pixelRatio
         o.recordPath = record
         o.outputDirectory = NSTemporaryDirectory()
         return try MapWindow(session: session, options: o, renderer: renderer)
@@ -94,6 +96,43 @@ private enum Push {
         expectClose(q.x, 500, 1e-6, "grabbed point x")
         expectClose(q.y, 300, 1e-6, "grabbed point y")
         #expect(w.framesShown > 3)
+    }
+
+    @Test func atPixelRatio2TheWindowIsTwiceAsManyPixelsAndADragMovesTheMapInPoints() throws {
+        let w = try makeWindow(renderer: .mapRenderer(style: "world", pixelRatio: 2), pixelRatio: 2)
+        let map = w.session.simulation.mapboxMap
+        #expect(map.size == ScreenSize(width: 800, height: 600), "the map keeps its size in points")
+        w.pump()
+        let grabbed = map.coordinate(for: p(100, 150))
+        // SDL reports window pixels: a 540-pixel drag at 2× is a 270-point pan.
+        Push.motion(200, 300, left: false)
+        Push.button(true, 200, 300)
+        for x in stride(from: 260, through: 740, by: 60) {
+            Push.motion(Int32(x), 300, left: true)
+            settle(w, seconds: 0.01)
+        }
+        settle(w, seconds: 0.15)
+        Push.button(false, 740, 300)
+        settle(w, seconds: 0.2)
+        let q = map.point(for: grabbed)!
+        expectClose(q.x, 370, 1e-6, "grabbed point x, in points")
+        expectClose(q.y, 150, 1e-6, "grabbed point y, in points")
+        // The compass, 30 points from the top-right corner, is at 60 pixels: a click there turns north.
+        map.setCamera(to: CameraOptions(bearing: 40))
+        settle(w, seconds: 0.05)
+        Push.button(true, 1600 - 68, 68)
+        Push.button(false, 1600 - 68, 68)
+        settle(w, seconds: 0.5)
+        expectClose(map.cameraState.bearing, 0, 1e-9)
+    }
+
+    @Test func inputInPixelsBecomesPoints() {
+        let m = KeyModifiers()
+        #expect(InputEvent.mouseDown(.left, at: p(10, 20), clicks: 2, modifiers: m).inPoints(pixelRatio: 2)
+                == .mouseDown(.left, at: p(5, 10), clicks: 2, modifiers: m))
+        #expect(InputEvent.wheel(notches: 1, at: p(30, 6), modifiers: m).inPoints(pixelRatio: 3) == .wheel(notches: 1, at: p(10, 2), modifiers: m))
+        #expect(InputEvent.resized(ScreenSize(width: 1600, height: 900)).inPoints(pixelRatio: 2) == .resized(ScreenSize(width: 800, height: 450)))
+        #expect(InputEvent.mouseMoved(to: p(7, 9)).inPoints(pixelRatio: 1) == .mouseMoved(to: p(7, 9)))
     }
 
     @Test func fiveWheelClicksZoomInAboutTheCursor() throws {

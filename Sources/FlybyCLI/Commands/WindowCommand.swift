@@ -32,6 +32,7 @@ enum WindowCommand: FlybyCommand {
         OptionSpec("duration", .double(0...Double.infinity, openBelow: true, unit: "seconds"), "S",
                    help: "close the window after S seconds (benchmarks)"),
         OptionSpec.bandThreads,
+        OptionSpec.pixelRatio,
     ]
 
     /// The exit-3 message when there is no display.
@@ -48,6 +49,7 @@ enum WindowCommand: FlybyCommand {
         if let d = parsed.double("duration") { options.timeLimit = d }
         let threads = parsed.int("threads")!
         options.videoThreads = threads
+        options.pixelRatio = parsed.int("pixel-ratio")!
         if let video = options.videoPath {
             do { _ = try FrameOutput(video) } catch { throw CommandError("--video: \(error.description)") }
         }
@@ -78,9 +80,13 @@ enum WindowCommand: FlybyCommand {
             session = WindowSession(size: options.size, camera: camera, style: style)
         }
         options.title = "Flyby — \(options.style)"
+        let k = Double(options.pixelRatio)
+        guard options.size.width * k <= 8192, options.size.height * k <= 8192 else {
+            throw CommandError("--size \(Int(options.size.width))x\(Int(options.size.height)) at --pixel-ratio \(options.pixelRatio) is more than 8192 pixels a side")
+        }
 
         // The map renderer plugs in here (MapRendererHooks).
-        let renderer = try MapRendererHooks.mapRenderer(style: options.style, threads: threads)
+        let renderer = try MapRendererHooks.mapRenderer(style: options.style, threads: threads, pixelRatio: options.pixelRatio)
 
         if ProcessInfo.processInfo.environment["DISPLAY"] == nil && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
             && ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
