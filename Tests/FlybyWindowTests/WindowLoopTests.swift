@@ -77,21 +77,27 @@ private enum Push {
         } while WallClock.monotonicSeconds() < end
     }
 
+    /// A left-button drag along row `y` from x `from` to `to` in window pixels, held still
+    /// before the release (no inertia).
+    func drag(_ w: MapWindow, from: Int, to: Int, step: Int, y: Int32) {
+        Push.motion(Int32(from), y, left: false)
+        Push.button(true, Int32(from), y)
+        for x in stride(from: from + step, through: to, by: step) {
+            Push.motion(Int32(x), y, left: true)
+            settle(w, seconds: 0.01)
+        }
+        settle(w, seconds: 0.15)
+        Push.button(false, Int32(to), y)
+        settle(w, seconds: 0.2)
+    }
+
     @Test func a300PixelDragMovesTheMap300Pixels() throws {
         let w = try makeWindow()
         #expect(w.videoDriver == "dummy")
         let map = w.session.simulation.mapboxMap
         w.pump()
         let grabbed = map.coordinate(for: p(200, 300))
-        Push.motion(200, 300, left: false)
-        Push.button(true, 200, 300)
-        for x in stride(from: 230, through: 500, by: 30) {
-            Push.motion(Int32(x), 300, left: true)
-            settle(w, seconds: 0.01)
-        }
-        settle(w, seconds: 0.15)  // hold still before letting go: no inertia
-        Push.button(false, 500, 300)
-        settle(w, seconds: 0.2)
+        drag(w, from: 200, to: 500, step: 30, y: 300)
         let q = map.point(for: grabbed)!
         expectClose(q.x, 500, 1e-6, "grabbed point x")
         expectClose(q.y, 300, 1e-6, "grabbed point y")
@@ -105,15 +111,7 @@ private enum Push {
         w.pump()
         let grabbed = map.coordinate(for: p(100, 150))
         // SDL reports window pixels: a 540-pixel drag at 2× is a 270-point pan.
-        Push.motion(200, 300, left: false)
-        Push.button(true, 200, 300)
-        for x in stride(from: 260, through: 740, by: 60) {
-            Push.motion(Int32(x), 300, left: true)
-            settle(w, seconds: 0.01)
-        }
-        settle(w, seconds: 0.15)
-        Push.button(false, 740, 300)
-        settle(w, seconds: 0.2)
+        drag(w, from: 200, to: 740, step: 60, y: 300)
         let q = map.point(for: grabbed)!
         expectClose(q.x, 370, 1e-6, "grabbed point x, in points")
         expectClose(q.y, 150, 1e-6, "grabbed point y, in points")
