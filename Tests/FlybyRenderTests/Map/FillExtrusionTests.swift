@@ -147,4 +147,60 @@ import Testing
         let above = renderer.queryFeatures(at: ScreenPoint(x: 100, y: Double(roofRow - 8)), camera: Self.pitched, tolerance: 0)
         #expect(above.isEmpty, "above the roof: \(above)")
     }
+
+    /// The featureset-interactions guide's building highlight: a click picks a building, its
+    /// feature state `select` is set, and only that building is drawn in the highlight colour.
+    @Test func aPickedBuildingIsHighlightedByFeatureStateAndItsNeighbourIsNot() throws {
+        let buildings = [23.9996, 24.0004].enumerated().map { i, lng in
+            let (w, e, s, n) = (lng - 0.0002, lng + 0.0002, 59.9999, 60.0001)
+            return """
+            {"type": "Feature", "id": \(i), "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[\(w), \(s)], [\(e), \(s)], [\(e), \(n)], [\(w), \(n)], [\(w), \(s)]]]}}
+            """
+        }.joined(separator: ", ")
+        let json = """
+        {"version": 8, "light": {"anchor": "viewport", "intensity": 0},
+         "sources": {"b": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(buildings)]}}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                    {"id": "3d", "type": "fill-extrusion", "source": "b",
+                     "paint": {"fill-extrusion-height": 30,
+                               "fill-extrusion-color": ["case", ["boolean", ["feature-state", "select"], false], "#0000ff", "#ff0000"]}}]}
+        """
+        var loader = StyleLoader()
+        let loaded = try loader.load(style: try Style.parse(Array(json.utf8), file: "highlight.json"))
+        var renderer = try MapRenderer(style: loaded, width: 200, height: 200)
+        renderer.showsOrnaments = false
+        renderer.attribution = ""
+        /// Mostly-red and mostly-blue painted pixels in the columns around `x`.
+        func colours(_ f: PixelBuffer, x: Int) -> (red: Int, blue: Int) {
+            var red = 0, blue = 0
+            for y in 0..<f.height {
+                for dx in -5...5 {
+                    let p = f.pixel(x: x + dx, y: y), r = (p >> 16) & 0xFF, b = p & 0xFF, g = (p >> 8) & 0xFF
+                    if r > 2 * b + 20 && r > 2 * g + 20 { red += 1 } else if b > 2 * r + 20 && b > 2 * g + 20 { blue += 1 }
+                }
+            }
+            return (red, blue)
+        }
+        var before = PixelBuffer(width: 200, height: 200)
+        renderer.render(camera: Self.pitched, into: &before)
+        let (left, right) = (27, 173)
+        #expect(colours(before, x: left).red > 100 && colours(before, x: right).red > 100, "both buildings drawn red")
+        #expect(colours(before, x: right).blue == 0)
+
+        // A click on the right building's roof picks it.
+        let row = try #require(Self.paintedRows(before, x: right).first) + 3
+        let hit = try #require(renderer.queryFeatures(at: ScreenPoint(x: Double(right), y: Double(row)), camera: Self.pitched, tolerance: 0).first)
+        #expect(hit.layerID == "3d" && hit.featureID == .number(1), "\(hit)")
+        renderer.featureStates.set("select", .bool(true), source: hit.sourceID, feature: try #require(hit.featureID))
+
+        var after = PixelBuffer(width: 200, height: 200)
+        renderer.render(camera: Self.pitched, into: &after)
+        let r = colours(after, x: right), l = colours(after, x: left)
+        #expect(r.blue > 100 && r.red == 0, "the selected building is blue: \(r)")
+        #expect(l.red == colours(before, x: left).red && l.blue == 0, "its neighbour stays red: \(l)")
+        renderer.featureStates.set("select", .null, source: hit.sourceID, feature: .number(1))
+        var cleared = PixelBuffer(width: 200, height: 200)
+        renderer.render(camera: Self.pitched, into: &cleared)
+        #expect(cleared == before, "clearing the state restores the frame")
+    }
 }
