@@ -1,6 +1,7 @@
 import FlybyCore
 import FlybyData
 import FlybyFlight
+import FlybyRender
 
 #if canImport(Glibc)
 import Glibc
@@ -58,19 +59,24 @@ public final class WindowSession {
     private var recording: (bytes: [UInt8], startFrame: Int)?
     private var style: String
 
-    /// An interactive session starting at `camera`.
-    public init(size: ScreenSize, camera: CameraState, style: String, fps: Double = 60, bounds: CameraBounds = .default) {
+    /// An interactive session starting at `camera`. With the style's `terrain`
+    /// (``StyleResolver/terrain(of:)``) no gesture or animation puts the eye below the ground
+    /// plus the clearance, as in flights, and recorded frames carry the eye's `altitude`.
+    public init(size: ScreenSize, camera: CameraState, style: String, fps: Double = 60, bounds: CameraBounds = .default,
+                terrain: TerrainElevation? = nil) {
         clock = ManualClock(fps: fps)
         simulation = MapSimulation(size: size, camera: camera, bounds: bounds, clock: clock)
+        simulation.mapboxMap.terrain = terrain?.terrain()
         runner = nil
         simTime = 0
         self.style = style
         install()
     }
 
-    /// A session that plays `script` (its first frame is started here).
-    public init(script: FlightScript, startCamera: CameraState, size: ScreenSize? = nil) {
-        let r = FlightRunner(script: script, startCamera: startCamera)
+    /// A session that plays `script` (its first frame is started here), over the style's
+    /// `terrain` when given.
+    public init(script: FlightScript, startCamera: CameraState, size: ScreenSize? = nil, terrain: TerrainElevation? = nil) {
+        let r = FlightRunner(script: script, startCamera: startCamera, terrain: terrain)
         runner = r
         clock = r.clock
         simulation = r.simulation
@@ -140,11 +146,16 @@ public final class WindowSession {
             record = r.step()
         } else {
             simulation.tick()
-            record = FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                                 viewport: simulation.viewportStatusName, puck: simulation.tracePuck,
-                                 events: simulation.takeEvents())
+            record = currentRecord()
         }
         append(record)
+    }
+
+    /// The trace record of the frame just run (its events taken), with the eye's altitude over terrain.
+    private func currentRecord() -> FrameRecord {
+        FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
+                    viewport: simulation.viewportStatusName, puck: simulation.tracePuck,
+                    events: simulation.takeEvents(), altitude: simulation.mapboxMap.eyeAltitude)
     }
 
     /// True when nothing moves: no animation, gesture, scroll, queued input, moving puck,
@@ -333,9 +344,7 @@ public final class WindowSession {
     public func startRecording() {
         var bytes = TraceWriter.header(fps: fps, size: simulation.mapboxMap.size, style: style)
         let start = clock.frame
-        let r = firstRecord ?? FrameRecord(frame: clock.frame, t: clock.now, camera: simulation.mapboxMap.cameraState,
-                                           viewport: simulation.viewportStatusName, puck: simulation.tracePuck,
-                                           events: simulation.takeEvents())
+        let r = firstRecord ?? currentRecord()
         firstRecord = nil
         TraceWriter.appendFrame(rebased(r, start), to: &bytes)
         recording = (bytes, start)

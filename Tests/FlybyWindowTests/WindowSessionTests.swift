@@ -202,3 +202,27 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
         #expect(bytes.split(separator: 10).count - traced.split(separator: 10).count < 4)
     }
 }
+
+/// The window over a style with `terrain` (issue 19 item 4): its gestures keep the eye above
+/// the ground plus the clearance, as flights do, and its recording carries the eye's altitude.
+@Suite struct WindowTerrainTests {
+    @Test func pitchingDownOverTheRidgeStopsAtTheGroundAndTheRecordingCarriesTheAltitude() throws {
+        let dem = try #require(try StyleResolver.terrain(ofStyle: "jacksboro-terrain", relativeTo: "./"))
+        #expect(try StyleResolver.terrain(ofStyle: "world", relativeTo: "./") == nil, "a flat style has none")
+        let centre = LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458)
+        let s = WindowSession(size: ScreenSize(width: 640, height: 360), camera: CameraState(center: centre, zoom: 17.5),
+                              style: "jacksboro-terrain", terrain: dem)
+        let terrain = try #require(s.simulation.mapboxMap.terrain)
+        s.startRecording()
+        var lowest = Double.infinity
+        for _ in 0..<12 {
+            run(s, [.pitchBy(10)], ticks: 30)
+            let eye = terrain.eye(of: s.simulation.mapboxMap.cameraState, size: s.simulation.mapboxMap.size)
+            lowest = min(lowest, eye.altitude - terrain.height(at: eye.coordinate) - terrain.clearance)
+        }
+        #expect(lowest > -1e-6, "the eye went \(-lowest) m below the clearance")
+        #expect(s.simulation.mapboxMap.cameraState.pitch < 85, "the pitch stopped short of the maximum at the ground")
+        let trace = try TraceReader.read(bytes: try #require(s.stopRecording()), file: "window.trace.jsonl")
+        #expect(trace.frames.count > 100 && trace.frames.allSatisfy { $0.altitude != nil })
+    }
+}

@@ -71,13 +71,14 @@ enum WindowCommand: FlybyCommand {
                 options.size = script.size
             }
             options.style = script.style
-            session = WindowSession(script: script, startCamera: start, size: options.size)
+            session = WindowSession(script: script, startCamera: start, size: options.size, terrain: try StyleResolver.terrain(of: script))
         } else {
             let style = parsed.string("style")!
             var camera = try StyleResolver.defaultCamera(for: style, relativeTo: "./")
             if let json = parsed.string("camera") { camera = try parseCamera(json, onto: camera) }
             options.style = style
-            session = WindowSession(size: options.size, camera: camera, style: style)
+            session = WindowSession(size: options.size, camera: camera, style: style,
+                                    terrain: try StyleResolver.terrain(ofStyle: style, relativeTo: "./"))
         }
         options.title = "Flyby — \(options.style)"
         let k = Double(options.pixelRatio)

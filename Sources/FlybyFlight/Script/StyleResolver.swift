@@ -28,15 +28,21 @@ public enum StyleResolver {
         }
     }
 
+    /// The terrain of a style named as a flight or `--style` names it (a built-in name, or a
+    /// path relative to `base`), or nil without a root `terrain`; only a style with one is loaded.
+    public static func terrain(ofStyle style: String, relativeTo base: String) throws -> TerrainElevation? {
+        let spec = resolve(style, relativeTo: base)
+        guard try StyleLoader.parseStyle(spec).terrain != nil else { return nil }
+        var loader = StyleLoader()
+        return try loader.load(spec).terrainElevation
+    }
+
     /// The terrain of a flight's style (its root `terrain`, read from its `raster-dem` source),
     /// or nil for a style without one. Only a style with `terrain` is loaded (its DEM archive
     /// opened); errors are reported at the flight's `style` field as for ``defaultCamera(of:)``.
     public static func terrain(of script: FlightScript) throws -> TerrainElevation? {
         do {
-            let spec = resolve(script.style, relativeTo: script.file)
-            guard try StyleLoader.parseStyle(spec).terrain != nil else { return nil }
-            var loader = StyleLoader()
-            return try loader.load(spec).terrainElevation
+            return try terrain(ofStyle: script.style, relativeTo: script.file)
         } catch let e as InputError {
             guard let location = script.styleLocation else { throw e }
             throw location.referring(to: e)
