@@ -90,6 +90,10 @@ public struct StylePropertyRow: Sendable {
     /// Flyby's words: "points" where the specification says pixels, since Flyby scales them by
     /// the pixel ratio).
     public let units: String
+    /// A single length in points (the specification's `units: "pixels"`) that
+    /// ``Style/scaled(byPixelRatio:)`` multiplies by the device pixel ratio. The `*-translate`
+    /// arrays are in points too but are scaled where they are read, so they are not marked.
+    public let scalesWithPixelRatio: Bool
     /// The specification's `transition`: a change of the value may be animated. Recorded, not
     /// acted on yet: Flyby renders each frame from the style as it is (no style transitions).
     public let isTransitionable: Bool
@@ -137,9 +141,10 @@ extension StyleProperty {
 
     private static func row(_ p: StyleProperty, _ layer: LayerType?, _ group: Group, _ type: PropertyValueType,
                             _ defaultValue: StyleValue, range: ClosedRange<Double>? = nil, _ expression: ExpressionRule,
-                            transition: Bool, _ units: String, drawing: Drawing = .drawn) -> StylePropertyRow {
+                            transition: Bool, _ units: String, scaled: Bool = false, drawing: Drawing = .drawn) -> StylePropertyRow {
         StylePropertyRow(property: p, layerType: layer, group: group, valueType: type, defaultValue: defaultValue,
-                         range: range, units: units, isTransitionable: transition, expression: expression, drawing: drawing)
+                         range: range, units: units, scalesWithPixelRatio: scaled, isTransitionable: transition,
+                         expression: expression, drawing: drawing)
     }
 
     // The rows, one per property, from the Style Specification v8 entries of the same name
@@ -180,15 +185,15 @@ extension StyleProperty {
             "ratio below which a round join becomes a miter"),
         row(.lineSortKey, .line, .layout, .number, .number(0), .dataDriven, transition: false, "draw order within the layer, lower first"),
         row(.lineColor, .line, .paint, .color, .color(.black), .dataDriven, transition: true, "colour"),
-        row(.lineWidth, .line, .paint, .number, .number(1), range: nonNegative, .dataDriven, transition: true, "points"),
+        row(.lineWidth, .line, .paint, .number, .number(1), range: nonNegative, .dataDriven, transition: true, "points", scaled: true),
         row(.lineOpacity, .line, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),
         row(.lineDasharray, .line, .paint, .numberArray(count: nil), .null, .zoom, transition: true,
             "dash and gap lengths in line widths; unset: solid"),
         row(.lineGapWidth, .line, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true,
-            "points: draws two lines this far apart (a casing)"),
+            "points: draws two lines this far apart (a casing)", scaled: true),
         row(.lineOffset, .line, .paint, .number, .number(0), .dataDriven, transition: true,
-            "points, to the right of the line's direction (negative: left)"),
-        row(.lineBlur, .line, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of edge blur"),
+            "points, to the right of the line's direction (negative: left)", scaled: true),
+        row(.lineBlur, .line, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of edge blur", scaled: true),
         row(.linePattern, .line, .paint, .image, .string(""), .dataDriven, transition: true, "image name in the sprite, repeated along the line"),
         row(.lineGradient, .line, .paint, .color, .null, .colorRamp, transition: false,
             "colour ramp over `line-progress` (0 at the start, 1 at the end); unset: line-color"),
@@ -196,12 +201,12 @@ extension StyleProperty {
         row(.lineTranslateAnchor, .line, .paint, mapOrViewport, .string("map"), .zoom, transition: false, translateAnchorUnits),
         // circle
         row(.circleSortKey, .circle, .layout, .number, .number(0), .dataDriven, transition: false, "draw order within the layer, lower first"),
-        row(.circleRadius, .circle, .paint, .number, .number(5), range: nonNegative, .dataDriven, transition: true, "points"),
+        row(.circleRadius, .circle, .paint, .number, .number(5), range: nonNegative, .dataDriven, transition: true, "points", scaled: true),
         row(.circleColor, .circle, .paint, .color, .color(.black), .dataDriven, transition: true, "colour"),
         row(.circleOpacity, .circle, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),
         row(.circleBlur, .circle, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true,
             "fraction of the radius blurred (1: blurred to the centre)"),
-        row(.circleStrokeWidth, .circle, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points"),
+        row(.circleStrokeWidth, .circle, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points", scaled: true),
         row(.circleStrokeColor, .circle, .paint, .color, .color(.black), .dataDriven, transition: true, "colour"),
         row(.circleStrokeOpacity, .circle, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),
         row(.circleTranslate, .circle, .paint, offset2, zero2, .zoom, transition: true, translateUnits),
@@ -214,14 +219,14 @@ extension StyleProperty {
         row(.symbolPlacement, .symbol, .layout, .enumeration(["point", "line", "line-center"]), .string("point"), .zoom, transition: false,
             "at the point, repeated along the line, or once at the line's centre"),
         row(.symbolSpacing, .symbol, .layout, .number, .number(250), range: 1...Double.greatestFiniteMagnitude, .zoom, transition: false,
-            "points between repeated symbols along a line"),
+            "points between repeated symbols along a line", scaled: true),
         row(.symbolSortKey, .symbol, .layout, .number, .number(0), .dataDriven, transition: false, "placement order, lower first"),
         row(.symbolAvoidEdges, .symbol, .layout, .boolean, .bool(false), .zoom, transition: false,
             "whether a symbol reaching outside its tile is left out"),
         row(.textField, .symbol, .layout, .formatted, .string(""), .dataDriven, transition: false, "the label text; `{name}` tokens read properties"),
         row(.textFont, .symbol, .layout, .stringArray, .array([.string("Open Sans Regular")]), .dataDriven, transition: false,
             "font names, first found first"),
-        row(.textSize, .symbol, .layout, .number, .number(16), range: nonNegative, .dataDriven, transition: false, "points"),
+        row(.textSize, .symbol, .layout, .number, .number(16), range: nonNegative, .dataDriven, transition: false, "points", scaled: true),
         row(.textMaxWidth, .symbol, .layout, .number, .number(10), range: nonNegative, .dataDriven, transition: false,
             "ems before a label wraps"),
         row(.textLineHeight, .symbol, .layout, .number, .number(1.2), .zoom, transition: false, "ems between wrapped lines"),
@@ -233,7 +238,7 @@ extension StyleProperty {
         row(.textOffset, .symbol, .layout, offset2, zero2, .dataDriven, transition: false, "[x, y] in ems, right and down"),
         row(.textRotate, .symbol, .layout, .number, .number(0), .dataDriven, transition: false, "degrees clockwise"),
         row(.textPadding, .symbol, .layout, .number, .number(2), range: nonNegative, .zoom, transition: false,
-            "points around the label kept free of other symbols"),
+            "points around the label kept free of other symbols", scaled: true),
         row(.textTransform, .symbol, .layout, .enumeration(["none", "uppercase", "lowercase"]), .string("none"), .dataDriven,
             transition: false, "letter case"),
         row(.textMaxAngle, .symbol, .layout, .number, .number(45), range: nonNegative, .zoom, transition: false,
@@ -255,7 +260,7 @@ extension StyleProperty {
         row(.iconOffset, .symbol, .layout, offset2, zero2, .dataDriven, transition: false,
             "[x, y] in image pixels × icon-size, right and down"),
         row(.iconPadding, .symbol, .layout, .number, .number(2), range: nonNegative, .zoom, transition: false,
-            "points around the icon kept free of other symbols"),
+            "points around the icon kept free of other symbols", scaled: true),
         row(.iconAllowOverlap, .symbol, .layout, .boolean, .bool(false), .zoom, transition: false,
             "whether the icon is drawn over earlier symbols"),
         row(.iconIgnorePlacement, .symbol, .layout, .boolean, .bool(false), .zoom, transition: false,
@@ -276,8 +281,8 @@ extension StyleProperty {
         row(.textColor, .symbol, .paint, .color, .color(.black), .dataDriven, transition: true, "colour"),
         row(.textOpacity, .symbol, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),
         row(.textHaloColor, .symbol, .paint, .color, .color(.transparent), .dataDriven, transition: true, "colour"),
-        row(.textHaloWidth, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points"),
-        row(.textHaloBlur, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of halo fade"),
+        row(.textHaloWidth, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points", scaled: true),
+        row(.textHaloBlur, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of halo fade", scaled: true),
         row(.iconOpacity, .symbol, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),
         row(.iconColor, .symbol, .paint, .color, .color(.black), .dataDriven, transition: true, "colour of SDF icons"),
         row(.textTranslate, .symbol, .paint, offset2, zero2, .zoom, transition: true, translateUnits),
@@ -285,8 +290,8 @@ extension StyleProperty {
         row(.iconTranslate, .symbol, .paint, offset2, zero2, .zoom, transition: true, translateUnits),
         row(.iconTranslateAnchor, .symbol, .paint, mapOrViewport, .string("map"), .zoom, transition: false, translateAnchorUnits),
         row(.iconHaloColor, .symbol, .paint, .color, .color(.transparent), .dataDriven, transition: true, "colour of an SDF icon's halo"),
-        row(.iconHaloWidth, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points"),
-        row(.iconHaloBlur, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of halo fade"),
+        row(.iconHaloWidth, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points", scaled: true),
+        row(.iconHaloBlur, .symbol, .paint, .number, .number(0), range: nonNegative, .dataDriven, transition: true, "points of halo fade", scaled: true),
         row(.iconTextFit, .symbol, .layout, .enumeration(["none", "width", "height", "both"]), .string("none"), .zoom,
             transition: false, "whether the icon is stretched to its label"),
         row(.iconTextFitPadding, .symbol, .layout, .numberArray(count: 4), .array([.number(0), .number(0), .number(0), .number(0)]),

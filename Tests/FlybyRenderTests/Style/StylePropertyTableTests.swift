@@ -57,6 +57,12 @@ import Testing
         }
     }
 
+    @Test func onlySingleNumbersScaleWithThePixelRatio() {
+        for r in StyleProperty.table where r.scalesWithPixelRatio { #expect(r.valueType == .number, "\(r.property.rawValue)") }
+        #expect(Style.pixelLengthProperties.contains(.lineWidth))
+        #expect(!Style.pixelLengthProperties.contains(.lineTranslate) && !Style.pixelLengthProperties.contains(.textMaxWidth))
+    }
+
     @Test func onlyPaintPropertiesTransition() {
         for r in StyleProperty.table where r.isTransitionable { #expect(r.group != .layout, "\(r.property.rawValue)") }
     }
