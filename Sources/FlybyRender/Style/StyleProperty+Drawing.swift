@@ -16,7 +16,7 @@ extension StyleProperty {
     }
 
     /// This property's state (see ``Drawing``), from its row of ``StyleProperty/table``.
-    public var drawing: Drawing { row.drawing }
+    public var drawing: Drawing { StyleProperty.table[index].drawing }
 
     /// True when the renderer reads the property (``Drawing/drawn`` or ``Drawing/fixed(_:)``).
     public var isDrawn: Bool {

@@ -52,31 +52,33 @@ extension StyleProperty {
         return t
     }()
 
-    /// This property's row of ``StyleProperty/table`` (StylePropertyTable.swift).
+    /// This property's row of ``StyleProperty/table`` (StylePropertyTable.swift). The accessors
+    /// below read one field of the row in place (`table[index].field`), without copying the row:
+    /// `valueType`, `range` and `defaultValue` are read on every property evaluation.
     @inline(__always)
     public var row: StylePropertyRow { StyleProperty.table[index] }
 
     /// The layer type the property belongs to (nil for sky properties).
-    public var layerType: LayerType? { row.layerType }
+    public var layerType: LayerType? { StyleProperty.table[index].layerType }
 
-    public var group: Group { row.group }
+    public var group: Group { StyleProperty.table[index].group }
 
-    public var valueType: PropertyValueType { row.valueType }
+    public var valueType: PropertyValueType { StyleProperty.table[index].valueType }
 
     /// The value used when the style leaves the property out or an expression fails.
-    public var defaultValue: StyleValue { row.defaultValue }
+    public var defaultValue: StyleValue { StyleProperty.table[index].defaultValue }
 
     /// The allowed range of a number property; evaluated values are clamped into it.
-    public var range: ClosedRange<Double>? { row.range }
+    public var range: ClosedRange<Double>? { StyleProperty.table[index].range }
 
     /// The unit and meaning of the value (doc text; see ``StylePropertyRow/units``).
-    public var units: String { row.units }
+    public var units: String { StyleProperty.table[index].units }
 
     /// Whether the specification lets a change of the value be animated (recorded only).
-    public var isTransitionable: Bool { row.isTransitionable }
+    public var isTransitionable: Bool { StyleProperty.table[index].isTransitionable }
 
     /// What the property's expressions may read (see ``ExpressionRule``).
-    public var expression: ExpressionRule { row.expression }
+    public var expression: ExpressionRule { StyleProperty.table[index].expression }
 
     /// Looks a property up by its style name.
     public init?(name: String) {
