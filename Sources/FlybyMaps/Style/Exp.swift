@@ -130,12 +130,6 @@ extension LineJoin: StyleEncodable {
         }
     }
 }
-/// `icon-anchor` / `text-anchor`: the part of the icon or label placed at the point.
-public enum IconAnchor: String, StyleKeyword {
-    case center, left, right, top, bottom
-    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
-}
+/// `text-anchor` takes the same keywords as `icon-anchor` (``IconAnchor``, generated with the
+/// other keyword enums in Layers+Generated.swift).
 public typealias TextAnchor = IconAnchor
-public enum TextJustify: String, StyleKeyword { case auto, left, center, right }
-public enum SymbolPlacement: String, StyleKeyword { case point, line, lineCenter = "line-center" }
-public enum TextTransform: String, StyleKeyword { case none, uppercase, lowercase }

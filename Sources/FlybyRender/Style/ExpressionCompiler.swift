@@ -42,9 +42,10 @@ enum ExpressionCompiler {
             }
             spec.defaultValue = jsonNode(property.defaultValue)
             spec.tokens = type == .formatted || type == .image
-            // `line-gradient` is a colour ramp over `line-progress`: neither zoom nor feature data
-            // (Style Specification, `line-gradient`: expression parameters `line-progress` only).
-            if property == .lineGradient { spec.zoomDependent = false; spec.dataDriven = false }
+            // The row's expression rule (Style Specification `property-type`): a colour ramp such
+            // as `line-gradient` reads `line-progress` only, neither zoom nor feature data.
+            spec.zoomDependent = property.expression.parserAcceptsZoom
+            spec.dataDriven = property.expression.parserAcceptsFeatureData
             var e = try compile(c, spec: spec)
             // Flyby's renderer reads text and image names as strings.
             if type == .formatted || type == .image {

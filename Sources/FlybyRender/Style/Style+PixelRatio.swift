@@ -7,11 +7,8 @@ extension Style {
     /// Ems (`text-max-width`, `text-offset`, `text-letter-spacing`), factors (`icon-size`,
     /// `circle-blur`) and `line-dasharray` (in line widths) are left alone; `*-translate`
     /// arrays are scaled where they are read (``MapRenderer``), and icons by the renderer.
-    static let pixelLengthProperties: [StyleProperty] = [
-        .lineWidth, .lineGapWidth, .lineOffset, .lineBlur, .circleRadius, .circleStrokeWidth,
-        .textSize, .textHaloWidth, .textHaloBlur, .textPadding, .iconHaloWidth, .iconHaloBlur, .iconPadding,
-        .symbolSpacing,
-    ]
+    /// They are the rows of ``StyleProperty/table`` marked ``StylePropertyRow/scalesWithPixelRatio``.
+    static let pixelLengthProperties: [StyleProperty] = StyleProperty.allCases.filter { $0.row.scalesWithPixelRatio }
 
     /// This style drawn at `ratio` device pixels per point (MapLibre's `pixelRatio`): every
     /// pixel-length property of every layer (``pixelLengthProperties``), set or defaulted, is

@@ -1,5 +1,5 @@
-/// Whether the renderer draws a property: the one table that says which accepted properties
-/// change no pixel yet (CONTRACTS.md §4: never a silent skip). The style loader warns once per
+/// Whether the renderer draws a property: the `drawing` column of ``StyleProperty/table`` says
+/// which accepted properties change no pixel yet (CONTRACTS.md §4: never a silent skip). The style loader warns once per
 /// property name when a style sets one that is not drawn (see ``StyleLoader/warn``), and
 /// `StylePropertyDrawingTests` checks that every property marked ``Drawing/drawn`` is read by the
 /// drawing code. docs/style-properties.md lists the same states.
@@ -15,16 +15,8 @@ extension StyleProperty {
         case fixed(String)
     }
 
-    /// This property's state (see ``Drawing``).
-    public var drawing: Drawing {
-        switch self {
-        case .fogGroundBlend, .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
-        case .rasterFadeDuration: return .notDrawn("raster tiles appear at once, without a fade")
-        case .textPitchAlignment, .iconPitchAlignment:
-            return .fixed("labels face the viewer; only `viewport` and `auto` are accepted")
-        default: return .drawn
-        }
-    }
+    /// This property's state (see ``Drawing``), from its row of ``StyleProperty/table``.
+    public var drawing: Drawing { StyleProperty.table[index].drawing }
 
     /// True when the renderer reads the property (``Drawing/drawn`` or ``Drawing/fixed(_:)``).
     public var isDrawn: Bool {
