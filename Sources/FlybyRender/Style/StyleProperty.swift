@@ -22,6 +22,11 @@ public enum PropertyValueType: Sendable, Equatable {
     case formatted
     /// An image name (`icon-image`).
     case image
+    /// An array of `text-anchor` keywords (`text-variable-anchor`).
+    case anchorArray
+    /// Anchor keywords alternating with `[x, y]` offsets in ems (`text-variable-anchor-offset`,
+    /// the specification's `variableAnchorOffsetCollection`).
+    case anchorOffsets
 
     var styleType: StyleType {
         switch self {
@@ -29,7 +34,7 @@ public enum PropertyValueType: Sendable, Equatable {
         case .number: return .number
         case .boolean: return .boolean
         case .string, .enumeration, .formatted, .image: return .string
-        case .numberArray, .stringArray: return .array
+        case .numberArray, .stringArray, .anchorArray, .anchorOffsets: return .array
         }
     }
 }
@@ -73,6 +78,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case textMaxAngle = "text-max-angle", textKeepUpright = "text-keep-upright"
     case textAllowOverlap = "text-allow-overlap", textIgnorePlacement = "text-ignore-placement"
     case textOptional = "text-optional"
+    case textVariableAnchor = "text-variable-anchor", textRadialOffset = "text-radial-offset"
+    case textVariableAnchorOffset = "text-variable-anchor-offset"
     case iconImage = "icon-image", iconSize = "icon-size", iconRotate = "icon-rotate", iconAnchor = "icon-anchor"
     case iconOffset = "icon-offset", iconPadding = "icon-padding"
     case iconAllowOverlap = "icon-allow-overlap", iconIgnorePlacement = "icon-ignore-placement"
@@ -140,6 +147,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .textField, .textFont, .textSize, .textMaxWidth, .textLineHeight, .textLetterSpacing, .textJustify,
              .textAnchor, .textOffset, .textRotate, .textPadding, .textTransform, .textMaxAngle, .textKeepUpright,
              .textAllowOverlap, .textIgnorePlacement, .textOptional,
+             .textVariableAnchor, .textRadialOffset, .textVariableAnchorOffset,
              .iconImage, .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap,
              .iconIgnorePlacement, .iconOptional, .iconTextFit, .iconTextFitPadding,
              .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment:
@@ -185,6 +193,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .iconTextFitPadding: return .numberArray(count: 4)
         case .textOffset, .iconOffset: return .numberArray(count: 2)
         case .textFont: return .stringArray
+        case .textVariableAnchor: return .anchorArray
+        case .textVariableAnchorOffset: return .anchorOffsets
         case .textField: return .formatted
         case .iconImage, .fillPattern, .linePattern, .backgroundPattern: return .image
         default: return .number
@@ -197,6 +207,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
         case .backgroundColor, .fillColor, .fillExtrusionColor, .lineColor, .circleColor, .circleStrokeColor, .textColor, .iconColor:
             return .color(.black)
         case .fillOutlineColor: return .null  // null: use fill-color
+        case .textVariableAnchor, .textVariableAnchorOffset: return .null  // null: `text-anchor` alone
         case .textHaloColor, .iconHaloColor: return .color(.transparent)
         case .iconTextFit: return .string("none")
         case .iconTextFitPadding: return .array([.number(0), .number(0), .number(0), .number(0)])
