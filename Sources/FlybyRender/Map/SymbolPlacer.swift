@@ -153,6 +153,7 @@ extension MapRenderer {
                 iconTranslation: screenTranslation(layer, .iconTranslate, .iconTranslateAnchor, g),
                 spacing: layer.number(.symbolSpacing, zoom: z), lineCenter: layer.string(.symbolPlacement, zoom: z) == "line-center",
                 keepUpright: layer.bool(.textKeepUpright, zoom: z), maxAngle: layer.number(.textMaxAngle, zoom: z) * Double.pi / 180,
+                iconKeepUpright: layer.bool(.iconKeepUpright, zoom: z),
                 edgeTiles: layer.bool(.symbolAvoidEdges, zoom: z) ? tiles.cover(forLayer: li) : [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
@@ -177,6 +178,9 @@ extension MapRenderer {
         /// Line placement: `symbol-spacing` (pixels), `line-center`, `text-keep-upright`,
         /// `text-max-angle` (radians).
         var spacing = 250.0, lineCenter = false, keepUpright = true, maxAngle = Double.pi / 4
+        /// `icon-keep-upright`: an icon turned with its line may be flipped so it is not upside
+        /// down (default false: it points along the line's direction, as a one-way arrow must).
+        var iconKeepUpright = false
         /// `symbol-avoid-edges` with a tiled source: the frame's tiles (empty: nothing to avoid).
         var edgeTiles: [TileID] = []
     }
@@ -206,7 +210,8 @@ extension MapRenderer {
 
         // Anchor on screen, and the rotation of the label.
         if let pointAnchor {
-            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, chain: nil,
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, lineDirection: 0,
+                    chain: nil,
                     unit: pointUnit, lineAnchor: nil, font: font, frame)
             return
         }
@@ -240,18 +245,20 @@ extension MapRenderer {
                 laid.translate(by: frame.textTranslation)
                 chain = laid
             }
-            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle, chain: chain,
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle,
+                    lineDirection: at.angle, chain: chain,
                     unit: (a.x, a.y), lineAnchor: SIMD2(a.x, a.y), font: font, frame)
         }
     }
 
     /// Places one symbol of feature `f` at screen `anchor`: a point label, or one repeat of a line
-    /// label (`lineAngle` the line's direction there, kept within ±90°; `chain` its glyphs laid
+    /// label (`lineAngle` the line's direction there, kept within ±90°, `lineDirection` the same not
+    /// kept upright; `chain` its glyphs laid
     /// along the line, nil when the text stays level; `lineAnchor` its point of the line, unit
     /// Mercator). `unit` is the anchor in unit Mercator (for `symbol-avoid-edges`).
     private mutating func placeAt(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, feature f: Int, _ g: FrameGeometry,
                                   layout: SymbolLayout, icon: PixelBuffer?, anchor pointOnScreen: ScreenPoint, lineAngle: Double,
-                                  chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
+                                  lineDirection: Double, chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
                                   font: LabelFontID, _ frame: SymbolFrame) {
         let alongLine = unitAnchor != nil
         // Variable anchors (``SymbolAnchorOffsets``): each candidate in order, the first whose
@@ -262,7 +269,7 @@ extension MapRenderer {
         var best: SymbolCandidate?
         if variants.isEmpty {
             best = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: lineAngle,
-                                   chain: chain, alongLine: alongLine, unit: unit, frame,
+                                   lineDirection: lineDirection, chain: chain, alongLine: alongLine, unit: unit, frame,
                                    text: (layout.text.anchor, layout.text.offset, layout.block), allowTextOverlap: layout.text.allowOverlap)
         } else {
             let order = variantOrder(index, layout: layout, unit: unit)
@@ -271,7 +278,7 @@ extension MapRenderer {
                 for k in (pass == 0 ? order : Array(order.prefix(1))) {
                     let v = variants[k]
                     guard var c = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: 0,
-                                                  chain: nil, alongLine: false, unit: unit, frame, text: (v.anchor, v.offset, v.block),
+                                                  lineDirection: 0, chain: nil, alongLine: false, unit: unit, frame, text: (v.anchor, v.offset, v.block),
                                                   allowTextOverlap: pass == 1) else { continue }
                     c.variant = k
                     if best == nil { best = c }
@@ -384,7 +391,8 @@ extension MapRenderer {
     /// The boxes of a symbol with its text at `text` (anchor keyword, offset in pixels, block), and
     /// their collision verdicts; nil when `symbol-avoid-edges` keeps it out.
     private func symbolCandidate(_ layer: StyleLayer, feature f: Int, _ g: FrameGeometry, layout: SymbolLayout, icon: PixelBuffer?,
-                                 anchor pointOnScreen: ScreenPoint, lineAngle: Double, chain: LineLabelGlyphs?, alongLine: Bool,
+                                 anchor pointOnScreen: ScreenPoint, lineAngle: Double, lineDirection: Double, chain: LineLabelGlyphs?,
+                                 alongLine: Bool,
                                  unit: (x: Double, y: Double), _ frame: SymbolFrame,
                                  text: (anchor: String, offset: (x: Double, y: Double), block: TextBlock?),
                                  allowTextOverlap: Bool) -> SymbolCandidate? {
@@ -412,7 +420,10 @@ extension MapRenderer {
         // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
         let iconScale = icon == nil ? layout.iconScale
             : layout.iconScale * pixelRatio / (imageInfo[layout.iconName]?.pixelRatio ?? 1)
-        let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? lineAngle : 0)
+        // Along a line with map alignment the icon turns with the line: its direction as drawn
+        // (from the line's first point to its last), kept within ±90° only with icon-keep-upright.
+        let iconLine = frame.iconKeepUpright ? lineAngle : lineDirection
+        let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? iconLine : 0)
         var iconCenter = iconAnchor
         var fitSize: (w: Int, h: Int)?
         var iconRotation = iconRotate

@@ -79,7 +79,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case textAllowOverlap = "text-allow-overlap", textIgnorePlacement = "text-ignore-placement"
     case textOptional = "text-optional"
     case textVariableAnchor = "text-variable-anchor", textRadialOffset = "text-radial-offset"
-    case textVariableAnchorOffset = "text-variable-anchor-offset"
+    case textVariableAnchorOffset = "text-variable-anchor-offset", iconKeepUpright = "icon-keep-upright"
     case iconImage = "icon-image", iconSize = "icon-size", iconRotate = "icon-rotate", iconAnchor = "icon-anchor"
     case iconOffset = "icon-offset", iconPadding = "icon-padding"
     case iconAllowOverlap = "icon-allow-overlap", iconIgnorePlacement = "icon-ignore-placement"
@@ -147,7 +147,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .textField, .textFont, .textSize, .textMaxWidth, .textLineHeight, .textLetterSpacing, .textJustify,
              .textAnchor, .textOffset, .textRotate, .textPadding, .textTransform, .textMaxAngle, .textKeepUpright,
              .textAllowOverlap, .textIgnorePlacement, .textOptional,
-             .textVariableAnchor, .textRadialOffset, .textVariableAnchorOffset,
+             .textVariableAnchor, .textRadialOffset, .textVariableAnchorOffset, .iconKeepUpright,
              .iconImage, .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap,
              .iconIgnorePlacement, .iconOptional, .iconTextFit, .iconTextFitPadding,
              .textRotationAlignment, .iconRotationAlignment, .textPitchAlignment, .iconPitchAlignment:
@@ -167,7 +167,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
              .circleStrokeColor, .textColor, .textHaloColor, .iconColor, .iconHaloColor, .skyColor, .horizonColor, .fogColor,
              .hillshadeShadowColor, .hillshadeHighlightColor, .hillshadeAccentColor:
             return .color
-        case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional,
+        case .fillAntialias, .textKeepUpright, .textAllowOverlap, .textIgnorePlacement, .textOptional, .iconKeepUpright,
              .iconAllowOverlap, .iconIgnorePlacement, .iconOptional, .symbolAvoidEdges:
             return .boolean
         case .lineCap: return .enumeration(["butt", "round", "square"])
@@ -219,7 +219,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
             return .number(1)
         case .fillAntialias, .textKeepUpright: return .bool(true)
         case .textAllowOverlap, .textIgnorePlacement, .textOptional, .iconAllowOverlap, .iconIgnorePlacement,
-             .iconOptional, .symbolAvoidEdges:
+             .iconOptional, .symbolAvoidEdges, .iconKeepUpright:
             return .bool(false)
         case .lineCap: return .string("butt")
         case .lineJoin: return .string("miter")
