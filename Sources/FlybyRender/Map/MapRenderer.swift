@@ -107,7 +107,7 @@ public struct MapRenderer {
     var symbolHistory: SymbolHistory?
     /// MapLibre's `fadeDuration`: seconds of simulation time over which a label or icon that
     /// appears or disappears through collision fades in or out in a frame sequence (0: at once).
-    public var fadeDuration = 0.3 { didSet { fadeDuration = min(max(fadeDuration, 0), 60) } }
+    public var fadeDuration = 0.3 { didSet { fadeDuration = fadeDuration.isFinite ? min(max(fadeDuration, 0), 60) : 0 } }
     /// Scratch of line-label placement, kept so that a frame allocates nothing for it.
     var lineAnchorScratch: [LineLabelAnchor] = []
     var linePathScratch = LineLabelPath()

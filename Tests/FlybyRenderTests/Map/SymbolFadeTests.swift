@@ -78,3 +78,28 @@ import Testing
         #expect(one == banded)
     }
 }
+
+extension SymbolFadeTests {
+    /// A time that goes backwards starts the sequence over: that frame is drawn as a snapshot.
+    @Test func aTimeGoingBackwardsStartsTheSequenceOver() throws {
+        var r = try VariableAnchorTests.renderer(VariableAnchorTests.style(layout: #""text-anchor": "center""#), width: 400)
+        var frame = PixelBuffer(width: 400, height: 100)
+        let apart = CameraState(center: .init(latitude: 0, longitude: 1.75), zoom: 5)
+        let close = CameraState(center: .init(latitude: 0, longitude: 1.75), zoom: 3)
+        r.render(camera: apart, time: 1, into: &frame)
+        r.render(camera: close, time: 1 + 1.0 / 30, into: &frame)
+        #expect(Self.redness(frame) > 200, "fading out, still fully drawn")
+        r.render(camera: close, time: 0.5, into: &frame)
+        #expect(Self.redness(frame) == 0, "a new sequence: the label lost collision and is not drawn")
+    }
+
+    @Test func aFadeDurationThatIsNotANumberMeansNoFading() throws {
+        var r = try VariableAnchorTests.renderer(VariableAnchorTests.style(layout: #""text-anchor": "center""#), width: 400)
+        r.fadeDuration = .nan
+        #expect(r.fadeDuration == 0)
+        var frame = PixelBuffer(width: 400, height: 100)
+        r.render(camera: CameraState(center: .init(latitude: 0, longitude: 1.75), zoom: 5), time: 0, into: &frame)
+        r.render(camera: CameraState(center: .init(latitude: 0, longitude: 1.75), zoom: 3), time: 1.0 / 30, into: &frame)
+        #expect(Self.redness(frame) == 0)
+    }
+}
