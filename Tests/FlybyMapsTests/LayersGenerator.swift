@@ -62,6 +62,8 @@ enum LayersGenerator {
         case .numberArray: return "[Double]"
         case .stringArray: return "[String]"
         case .image: return "ResolvedImage"
+        case .anchorArray: return "[TextAnchor]"
+        case .anchorOffsets: return "TextVariableAnchorOffset"
         }
     }
 

@@ -133,3 +133,13 @@ extension LineJoin: StyleEncodable {
 /// `text-anchor` takes the same keywords as `icon-anchor` (``IconAnchor``, generated with the
 /// other keyword enums in Layers+Generated.swift).
 public typealias TextAnchor = IconAnchor
+
+/// A `text-variable-anchor-offset` value: anchors tried in order, each with its `[x, y]` offset
+/// in ems (right and down), written as the specification's flat list `["top", [0, 1], …]`.
+public struct TextVariableAnchorOffset: StyleEncodable, Sendable {
+    public var entries: [(anchor: TextAnchor, offset: [Double])]
+    public init(_ entries: [(anchor: TextAnchor, offset: [Double])]) { self.entries = entries }
+    public var styleJSON: JSONNode {
+        .array(entries.flatMap { [$0.anchor.styleJSON, .array($0.offset.map { .number($0) })] })
+    }
+}

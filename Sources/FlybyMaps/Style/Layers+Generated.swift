@@ -263,6 +263,14 @@ public struct SymbolLayer: Layer {
     public var textIgnorePlacement: Value<Bool>?
     /// `text-optional`: whether the icon is drawn without its label when the label collides. Default `false`.
     public var textOptional: Value<Bool>?
+    /// `text-variable-anchor`: anchors tried in order, the first that fits kept; unset: text-anchor alone. Default unset.
+    public var textVariableAnchor: Value<[TextAnchor]>?
+    /// `text-radial-offset`: ems from the point towards the chosen anchor's side. Default `0`.
+    public var textRadialOffset: Value<Double>?
+    /// `text-variable-anchor-offset`: anchors tried in order, each with its [x, y] offset in ems; overrides text-variable-anchor. Default unset.
+    public var textVariableAnchorOffset: Value<TextVariableAnchorOffset>?
+    /// `icon-keep-upright`: whether map-aligned icons along lines are flipped to stay upright. Default `false`.
+    public var iconKeepUpright: Value<Bool>?
     /// `icon-image`: image name in the sprite. Default none.
     public var iconImage: Value<ResolvedImage>?
     /// `icon-size`: scale factor of the image. Default `1`.
@@ -348,6 +356,10 @@ public struct SymbolLayer: Layer {
         w.add(.textAllowOverlap, textAllowOverlap)
         w.add(.textIgnorePlacement, textIgnorePlacement)
         w.add(.textOptional, textOptional)
+        w.add(.textVariableAnchor, textVariableAnchor)
+        w.add(.textRadialOffset, textRadialOffset)
+        w.add(.textVariableAnchorOffset, textVariableAnchorOffset)
+        w.add(.iconKeepUpright, iconKeepUpright)
         w.add(.iconImage, iconImage)
         w.add(.iconSize, iconSize)
         w.add(.iconRotate, iconRotate)

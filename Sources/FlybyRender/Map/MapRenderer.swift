@@ -102,6 +102,12 @@ public struct MapRenderer {
     var clipper = DepthClipper()
     var text: TextRenderer
     var placer = SymbolPlacer()
+    /// Fading and kept anchors of labels through a frame sequence (nil: snapshots; see
+    /// ``render(camera:puck:time:into:)``).
+    var symbolHistory: SymbolHistory?
+    /// MapLibre's `fadeDuration`: seconds of simulation time over which a label or icon that
+    /// appears or disappears through collision fades in or out in a frame sequence (0: at once).
+    public var fadeDuration = 0.3 { didSet { fadeDuration = fadeDuration.isFinite ? min(max(fadeDuration, 0), 60) : 0 } }
     /// Scratch of line-label placement, kept so that a frame allocates nothing for it.
     var lineAnchorScratch: [LineLabelAnchor] = []
     var linePathScratch = LineLabelPath()
@@ -212,6 +218,12 @@ public struct MapRenderer {
     ///   - puck: the location puck to draw, if any.
     ///   - buffer: the frame; it must be `width × height` (it is replaced when it is not).
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
+        symbolHistory = nil
+        renderFrame(camera: camera, puck: puck, into: &buffer)
+    }
+
+    /// Renders one frame with the current ``symbolHistory`` (nil: as a snapshot).
+    mutating func renderFrame(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
@@ -225,6 +237,19 @@ public struct MapRenderer {
                 drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)
             }
         }
+    }
+
+    /// Renders frame of a sequence at simulation time `time` (seconds): labels and icons that
+    /// appear or disappear through collision fade over ``fadeDuration``, and a label placed at
+    /// one of its variable anchors keeps it while it fits (see ``SymbolHistory``). The frames of
+    /// a sequence must come in order; a time that goes backwards or jumps more than a second
+    /// starts a new sequence, whose first frame is drawn as ``render(camera:puck:into:)`` draws it
+    /// (which itself forgets the sequence).
+    public mutating func render(camera: CameraState, puck: PuckState? = nil, time: Double, into buffer: inout PixelBuffer) {
+        if symbolHistory == nil { symbolHistory = SymbolHistory(time: -Double.infinity, duration: fadeDuration) }
+        symbolHistory?.duration = fadeDuration
+        symbolHistory?.advance(to: time)
+        renderFrame(camera: camera, puck: puck, into: &buffer)
     }
 
     /// The source layer `k` draws in this frame: the frame's tiles for a tiled source, else the

@@ -28,6 +28,17 @@ struct SymbolLayout {
     /// pixels, `[top, right, bottom, left]`.
     var iconTextFit = "none"
     var iconTextFitPadding: [Double] = []
+    /// A point label's `text-variable-anchor(-offset)` candidates in the order tried (empty:
+    /// `text.anchor` and `text.offset` only; see ``SymbolAnchorOffsets``).
+    var variants: [Variant] = []
+
+    /// One candidate placement of the text: its anchor, its offset in pixels, and its block
+    /// (laid out again when `text-justify: auto` justifies it towards this anchor).
+    struct Variant {
+        var anchor: String
+        var offset: (x: Double, y: Double)
+        var block: TextBlock
+    }
 
     /// The properties the text and the icon each have: `*-anchor`, `*-offset` (in pixels here),
     /// `*-padding`, `*-allow-overlap`, `*-optional`.
@@ -52,12 +63,15 @@ struct SymbolLayout {
         init() {}
     }
 
+    /// Most candidates tried per label (a style could list any number; each costs a collision test).
+    static let variantLimit = 32
+
     /// Every property ``SymbolLayout`` reads, for the memo's invalidation.
     static let properties: [StyleProperty] = [
         .symbolPlacement, .textFont, .textField, .textTransform, .iconImage, .textSize, .textLetterSpacing,
         .textJustify, .textMaxWidth, .textLineHeight, .textAnchor, .textOffset, .textRotate, .textPadding, .textAllowOverlap, .textOptional,
         .iconSize, .iconRotate, .iconAnchor, .iconOffset, .iconPadding, .iconAllowOverlap, .iconOptional,
-        .iconTextFit, .iconTextFitPadding,
+        .iconTextFit, .iconTextFitPadding, .textVariableAnchor, .textRadialOffset, .textVariableAnchorOffset,
     ]
 }
 
@@ -79,8 +93,9 @@ extension MapRenderer {
         var layout = SymbolLayout(label: label, iconName: iconName, textSize: size, pixelSize: TextRenderer.quantized(size))
         if !label.isEmpty {
             let spacing = Float(layer.number(.textLetterSpacing, zoom: z, feature: ctx) * size)
+            let justify = layer.string(.textJustify, zoom: z, feature: ctx)
             let justification: TextJustification = {
-                switch layer.string(.textJustify, zoom: z, feature: ctx) {
+                switch justify {
                 case "left": return .left
                 case "right": return .right
                 default: return .center
@@ -94,6 +109,19 @@ extension MapRenderer {
             layout.textRotate = layer.number(.textRotate, zoom: z, feature: ctx) * Double.pi / 180
             layout.text = SymbolLayout.Box(layer, zoom: z, feature: ctx, unit: size, anchor: .textAnchor, offset: .textOffset,
                                            padding: .textPadding, allowOverlap: .textAllowOverlap, optional: .textOptional)
+            // Variable anchors apply to point placement only (Style Specification: "requires
+            // symbol-placement to be point").
+            if !alongLine, let block = layout.block {
+                for c in SymbolAnchorOffsets.candidates(layer, zoom: z, feature: ctx).prefix(SymbolLayout.variantLimit) {
+                    var b = block
+                    let j = SymbolAnchorOffsets.justification(c.anchor)
+                    if justify == "auto" && j != justification {
+                        b = text.cachedLayout(label, font: font, pixelSize: layout.pixelSize, maxWidth: maxWidth, lineHeight: lineHeight,
+                                              letterSpacing: spacing, justification: j)
+                    }
+                    layout.variants.append(SymbolLayout.Variant(anchor: c.anchor, offset: (c.x * size, c.y * size), block: b))
+                }
+            }
         }
         if !iconName.isEmpty {
             let scale = layer.number(.iconSize, zoom: z, feature: ctx)

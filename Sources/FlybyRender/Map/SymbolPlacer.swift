@@ -153,6 +153,7 @@ extension MapRenderer {
                 iconTranslation: screenTranslation(layer, .iconTranslate, .iconTranslateAnchor, g),
                 spacing: layer.number(.symbolSpacing, zoom: z), lineCenter: layer.string(.symbolPlacement, zoom: z) == "line-center",
                 keepUpright: layer.bool(.textKeepUpright, zoom: z), maxAngle: layer.number(.textMaxAngle, zoom: z) * Double.pi / 180,
+                iconKeepUpright: layer.bool(.iconKeepUpright, zoom: z),
                 edgeTiles: layer.bool(.symbolAvoidEdges, zoom: z) ? tiles.cover(forLayer: li) : [])
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
@@ -177,6 +178,9 @@ extension MapRenderer {
         /// Line placement: `symbol-spacing` (pixels), `line-center`, `text-keep-upright`,
         /// `text-max-angle` (radians).
         var spacing = 250.0, lineCenter = false, keepUpright = true, maxAngle = Double.pi / 4
+        /// `icon-keep-upright`: an icon turned with its line may be flipped so it is not upside
+        /// down (default false: it points along the line's direction, as a one-way arrow must).
+        var iconKeepUpright = false
         /// `symbol-avoid-edges` with a tiled source: the frame's tiles (empty: nothing to avoid).
         var edgeTiles: [TileID] = []
     }
@@ -206,7 +210,8 @@ extension MapRenderer {
 
         // Anchor on screen, and the rotation of the label.
         if let pointAnchor {
-            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, chain: nil,
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, lineDirection: 0,
+                    chain: nil,
                     unit: pointUnit, lineAnchor: nil, font: font, frame)
             return
         }
@@ -240,86 +245,53 @@ extension MapRenderer {
                 laid.translate(by: frame.textTranslation)
                 chain = laid
             }
-            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle, chain: chain,
+            placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle,
+                    lineDirection: at.angle, chain: chain,
                     unit: (a.x, a.y), lineAnchor: SIMD2(a.x, a.y), font: font, frame)
         }
     }
 
     /// Places one symbol of feature `f` at screen `anchor`: a point label, or one repeat of a line
-    /// label (`lineAngle` the line's direction there, kept within ±90°; `chain` its glyphs laid
+    /// label (`lineAngle` the line's direction there, kept within ±90°, `lineDirection` the same not
+    /// kept upright; `chain` its glyphs laid
     /// along the line, nil when the text stays level; `lineAnchor` its point of the line, unit
     /// Mercator). `unit` is the anchor in unit Mercator (for `symbol-avoid-edges`).
     private mutating func placeAt(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, feature f: Int, _ g: FrameGeometry,
                                   layout: SymbolLayout, icon: PixelBuffer?, anchor pointOnScreen: ScreenPoint, lineAngle: Double,
-                                  chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
+                                  lineDirection: Double, chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
                                   font: LabelFontID, _ frame: SymbolFrame) {
         let alongLine = unitAnchor != nil
-        let block = layout.block
-        let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
-        var anchor = pointOnScreen
-        // A level label (a point, or a line label with viewport alignment) turns by text-rotate.
-        let angle = frame.textTurn + layout.textRotate + (alongLine && frame.textFollowsLine ? lineAngle : 0)
-        let iconAnchor = ScreenPoint(x: anchor.x + frame.iconTranslation.x, y: anchor.y + frame.iconTranslation.y)
-        anchor.x += frame.textTranslation.x; anchor.y += frame.textTranslation.y
-
-        // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
-        var (ox, oy) = MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH)
-        ox += layout.text.offset.x; oy += layout.text.offset.y
-        let c = mapCos(angle), s = mapSin(angle)
-        var textBox: SymbolBox?
-        if let chain {
-            textBox = chain.bounds
-        } else if block != nil {
-            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.text.padding, layer.id,
-                                             layout.label)
-            textBox?.featureIndex = f
-        }
-        var iconBox: SymbolBox?
-        // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
-        let iconScale = icon == nil ? layout.iconScale
-            : layout.iconScale * pixelRatio / (imageInfo[layout.iconName]?.pixelRatio ?? 1)
-        let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? lineAngle : 0)
-        var iconCenter = iconAnchor
-        var fitted: PixelBuffer?
-        var iconRotation = iconRotate
-        if let icon {
-            var iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
-            var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
-            ix += layout.icon.offset.x; iy += layout.icon.offset.y
-            iconCenter = ScreenPoint(x: iconAnchor.x + ix + iw / 2, y: iconAnchor.y + iy + ih / 2)
-            if layout.iconTextFit != "none", block != nil {
-                // Stretched around the label's box, turning with the label.
-                let info = imageInfo[layout.iconName]
-                let r = IconTextFit.rectangle(fit: layout.iconTextFit, padding: layout.iconTextFitPadding,
-                                              text: (ox, oy, blockW, blockH), own: (ix, iy, iw, ih),
-                                              image: (icon.width, icon.height), info: info, scale: iconScale)
-                let pw = Int(r.w.rounded()), ph = Int(r.h.rounded())
-                fitted = IconTextFit.stretched(icon, width: max(1, pw), height: max(1, ph), info: info, scale: iconScale)
-                iw = Double(max(1, pw)); ih = Double(max(1, ph))
-                let cx = r.x + r.w / 2, cy = r.y + r.h / 2
-                iconCenter = ScreenPoint(x: anchor.x + c * cx - s * cy, y: anchor.y + s * cx + c * cy)
-                iconRotation = angle
-            }
-            let ext = iconRotation == 0 ? (iw / 2, ih / 2) : {
-                let cr = abs(mapCos(iconRotation)), sr = abs(mapSin(iconRotation))
-                return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
-            }()
-            let pad = layout.icon.padding
-            iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
-                                maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
-                                featureIndex: f)
-        }
-        // symbol-avoid-edges: inside the anchor's tile, or not at all.
-        if !frame.edgeTiles.isEmpty {
-            let boxes = [textBox, iconBox].compactMap { $0 }
-            guard MapRenderer.isInsideTile(boxes, anchor: unit, screenAnchor: pointOnScreen, tiles: frame.edgeTiles, g.transform) else {
-                return
-            }
-        }
-        // Collision.
+        // Variable anchors (``SymbolAnchorOffsets``): each candidate in order, the first whose
+        // text fits (with its icon, unless that is optional) wins. With `text-allow-overlap`
+        // every anchor is first tried without overlapping, then the first one overlapping.
+        let variants = alongLine ? [] : layout.variants
         let textParts = chain?.boxes ?? []
-        var textOK = textBox.map { layout.text.allowOverlap || placer.isFree($0, parts: textParts) } ?? false
-        var iconOK = iconBox.map { layout.icon.allowOverlap || placer.isFree($0) } ?? false
+        var best: SymbolCandidate?
+        if variants.isEmpty {
+            best = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: lineAngle,
+                                   lineDirection: lineDirection, chain: chain, alongLine: alongLine, unit: unit, frame,
+                                   text: (layout.text.anchor, layout.text.offset, layout.block), allowTextOverlap: layout.text.allowOverlap)
+        } else {
+            let order = variantOrder(index, layout: layout, unit: unit)
+            let passes = layout.text.allowOverlap ? 2 : 1
+            search: for pass in 0..<passes {
+                for k in (pass == 0 ? order : Array(order.prefix(1))) {
+                    let v = variants[k]
+                    guard var c = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: 0,
+                                                  lineDirection: 0, chain: nil, alongLine: false, unit: unit, frame, text: (v.anchor, v.offset, v.block),
+                                                  allowTextOverlap: pass == 1) else { continue }
+                    c.variant = k
+                    if best == nil { best = c }
+                    if c.textOK && (c.iconOK || c.iconBox == nil || layout.icon.optional) { best = c; break search }
+                }
+            }
+            // None fits: the first candidate, to which the both-or-neither rule below applies.
+        }
+        guard let chosen = best else { return }
+        var textOK = chosen.textOK, iconOK = chosen.iconOK
+        let textBox = chosen.textBox, iconBox = chosen.iconBox, block = chosen.block
+        let iconCenter = chosen.iconCenter, iconRotation = chosen.iconRotation
+        let iconScale = chosen.iconScale
         if textBox != nil && iconBox != nil {
             // Both or neither, unless the other one is optional.
             if !(textOK && iconOK) {
@@ -332,14 +304,32 @@ extension MapRenderer {
                 }
             }
         }
-        // Paint is read for the placed symbols only.
-        guard textOK || iconOK else { return }
+        // Fading through a frame sequence (``SymbolHistory``): a symbol that is not placed may
+        // still be drawn, fading out, and one just placed fades in.
+        var textFade = textOK ? 1.0 : 0, iconFade = iconOK ? 1.0 : 0
+        if symbolHistory != nil {
+            let key = unitAnchor.map { (x: $0.x, y: $0.y) } ?? unit
+            if textBox != nil {
+                textFade = symbolHistory!.opacity(SymbolKey(layer: index, icon: false, unit: key, label: layout.label), placed: textOK,
+                                                  variant: chosen.variant ?? -1)
+            }
+            if iconBox != nil {
+                iconFade = symbolHistory!.opacity(SymbolKey(layer: index, icon: true, unit: key, label: ""), placed: iconOK)
+            }
+        }
+        let anchor = chosen.textAnchor, c = chosen.cos, s = chosen.sin, ox = chosen.ox, oy = chosen.oy
+        // The stretched icon is made for the chosen candidate only.
+        let fitted = iconFade > 0 ? icon.flatMap { icon in
+            chosen.fitSize.map { IconTextFit.stretched(icon, width: $0.w, height: $0.h, info: imageInfo[layout.iconName], scale: iconScale) }
+        } : nil
+        // Paint is read for the drawn symbols only.
+        guard textFade > 0 || iconFade > 0 else { return }
         let z = g.zoom
         let ctx = source.context(feature: f, states: featureStates)
-        if let b = iconBox, iconOK {
-            placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx))
+        if let b = iconBox, iconFade > 0 {
+            if iconOK { placer.add(b, blocks: !layer.bool(.iconIgnorePlacement, zoom: z, feature: ctx)) }
             if let icon {
-                let opacity = layer.number(.iconOpacity, zoom: z, feature: ctx)
+                let opacity = layer.number(.iconOpacity, zoom: z, feature: ctx) * iconFade
                 let image = fitted ?? icon, scale = fitted == nil ? iconScale : 1
                 if imageInfo[layout.iconName]?.sdf == true {
                     // An SDF icon: its field (cached per image unless stretched), tinted.
@@ -362,9 +352,11 @@ extension MapRenderer {
                 }
             }
         }
-        if let b = textBox, textOK, let block {
-            placer.add(b, parts: textParts, anchor: unitAnchor, blocks: !layer.bool(.textIgnorePlacement, zoom: z, feature: ctx))
-            let opacity = layer.number(.textOpacity, zoom: z, feature: ctx)
+        if let b = textBox, textFade > 0, let block {
+            if textOK {
+                placer.add(b, parts: textParts, anchor: unitAnchor, blocks: !layer.bool(.textIgnorePlacement, zoom: z, feature: ctx))
+            }
+            let opacity = layer.number(.textOpacity, zoom: z, feature: ctx) * textFade
             let color = pixelColor(layer.color(.textColor, zoom: z, feature: ctx), opacity)
             let haloColor = pixelColor(layer.color(.textHaloColor, zoom: z, feature: ctx), opacity)
             let halo = layer.number(.textHaloWidth, zoom: z, feature: ctx)
@@ -378,6 +370,103 @@ extension MapRenderer {
             symbolDraws.append(.text(block, font: font, pixelSize: layout.pixelSize, origin: anchor, pivot: pivot, cos: c, sin: s,
                                      color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
         }
+    }
+
+    /// One way to place a symbol: its text and icon boxes for one text anchor and offset, and
+    /// whether each passes collision (before the both-or-neither rule).
+    struct SymbolCandidate {
+        var textBox: SymbolBox?, iconBox: SymbolBox?
+        var block: TextBlock?
+        var textOK = false, iconOK = false
+        /// Where the text goes: the anchor on screen (translation included), the rotation, and the
+        /// block's top-left corner relative to the anchor before rotation.
+        var textAnchor: ScreenPoint, cos: Double, sin: Double, ox: Double, oy: Double
+        var iconCenter: ScreenPoint, iconRotation: Double, iconScale: Double
+        /// With `icon-text-fit`: the stretched icon's size in frame pixels.
+        var fitSize: (w: Int, h: Int)?
+        /// The index of the variable-anchor candidate (nil without variable anchors).
+        var variant: Int?
+    }
+
+    /// The boxes of a symbol with its text at `text` (anchor keyword, offset in pixels, block), and
+    /// their collision verdicts; nil when `symbol-avoid-edges` keeps it out.
+    private func symbolCandidate(_ layer: StyleLayer, feature f: Int, _ g: FrameGeometry, layout: SymbolLayout, icon: PixelBuffer?,
+                                 anchor pointOnScreen: ScreenPoint, lineAngle: Double, lineDirection: Double, chain: LineLabelGlyphs?,
+                                 alongLine: Bool,
+                                 unit: (x: Double, y: Double), _ frame: SymbolFrame,
+                                 text: (anchor: String, offset: (x: Double, y: Double), block: TextBlock?),
+                                 allowTextOverlap: Bool) -> SymbolCandidate? {
+        let block = text.block
+        let blockW = Double(block?.size.x ?? 0), blockH = Double(block?.size.y ?? 0)
+        var anchor = pointOnScreen
+        // A level label (a point, or a line label with viewport alignment) turns by text-rotate.
+        let angle = frame.textTurn + layout.textRotate + (alongLine && frame.textFollowsLine ? lineAngle : 0)
+        let iconAnchor = ScreenPoint(x: anchor.x + frame.iconTranslation.x, y: anchor.y + frame.iconTranslation.y)
+        anchor.x += frame.textTranslation.x; anchor.y += frame.textTranslation.y
+
+        // Text box relative to the anchor (before rotation): text-anchor then text-offset (ems).
+        var (ox, oy) = MapRenderer.anchorOffset(text.anchor, width: blockW, height: blockH)
+        ox += text.offset.x; oy += text.offset.y
+        let c = mapCos(angle), s = mapSin(angle)
+        var textBox: SymbolBox?
+        if let chain {
+            textBox = chain.bounds
+        } else if block != nil {
+            textBox = MapRenderer.rotatedBox(ox, oy, blockW, blockH, anchor, c, s, padding: layout.text.padding, layer.id,
+                                             layout.label)
+            textBox?.featureIndex = f
+        }
+        var iconBox: SymbolBox?
+        // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
+        let iconScale = icon == nil ? layout.iconScale
+            : layout.iconScale * pixelRatio / (imageInfo[layout.iconName]?.pixelRatio ?? 1)
+        // Along a line with map alignment the icon turns with the line: its direction as drawn
+        // (from the line's first point to its last), kept within ±90° only with icon-keep-upright.
+        let iconLine = frame.iconKeepUpright ? lineAngle : lineDirection
+        let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? iconLine : 0)
+        var iconCenter = iconAnchor
+        var fitSize: (w: Int, h: Int)?
+        var iconRotation = iconRotate
+        if let icon {
+            var iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
+            var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
+            ix += layout.icon.offset.x; iy += layout.icon.offset.y
+            iconCenter = ScreenPoint(x: iconAnchor.x + ix + iw / 2, y: iconAnchor.y + iy + ih / 2)
+            if layout.iconTextFit != "none", block != nil {
+                // Stretched around the label's box, turning with the label.
+                let info = imageInfo[layout.iconName]
+                let r = IconTextFit.rectangle(fit: layout.iconTextFit, padding: layout.iconTextFitPadding,
+                                              text: (ox, oy, blockW, blockH), own: (ix, iy, iw, ih),
+                                              image: (icon.width, icon.height), info: info, scale: iconScale)
+                let pw = max(1, Int(r.w.rounded())), ph = max(1, Int(r.h.rounded()))
+                fitSize = (pw, ph)
+                iw = Double(pw); ih = Double(ph)
+                let cx = r.x + r.w / 2, cy = r.y + r.h / 2
+                iconCenter = ScreenPoint(x: anchor.x + c * cx - s * cy, y: anchor.y + s * cx + c * cy)
+                iconRotation = angle
+            }
+            let ext = iconRotation == 0 ? (iw / 2, ih / 2) : {
+                let cr = abs(mapCos(iconRotation)), sr = abs(mapSin(iconRotation))
+                return (iw / 2 * cr + ih / 2 * sr, iw / 2 * sr + ih / 2 * cr)
+            }()
+            let pad = layout.icon.padding
+            iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
+                                maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
+                                featureIndex: f)
+        }
+        // symbol-avoid-edges: inside the anchor's tile, or not at all.
+        if !frame.edgeTiles.isEmpty {
+            let boxes = [textBox, iconBox].compactMap { $0 }
+            guard MapRenderer.isInsideTile(boxes, anchor: unit, screenAnchor: pointOnScreen, tiles: frame.edgeTiles, g.transform) else {
+                return nil
+            }
+        }
+        // Collision.
+        let textOK = textBox.map { allowTextOverlap || placer.isFree($0, parts: chain?.boxes ?? []) } ?? false
+        let iconOK = iconBox.map { layout.icon.allowOverlap || placer.isFree($0) } ?? false
+        return SymbolCandidate(textBox: textBox, iconBox: iconBox, block: block, textOK: textOK, iconOK: iconOK, textAnchor: anchor,
+                               cos: c, sin: s, ox: ox, oy: oy, iconCenter: iconCenter, iconRotation: iconRotation, iconScale: iconScale,
+                               fitSize: fitSize)
     }
 
     /// Draws placed symbols (``symbolDraws``) into this renderer's rows (its painter's band).

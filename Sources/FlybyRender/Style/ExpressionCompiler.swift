@@ -75,6 +75,8 @@ enum ExpressionCompiler {
         case .string, .enumeration: return .string
         case .numberArray(let n): return .array(.number, n)
         case .stringArray: return .array(.string, nil)
+        case .anchorArray: return .array(.string, nil)
+        case .anchorOffsets: return .variableAnchorOffsetCollection
         case .formatted: return .formatted
         case .image: return .resolvedImage
         }
@@ -198,7 +200,32 @@ enum ExpressionCompiler {
             var out: [StyleValue] = []
             for e in try c.elements() { out.append(.string(try e.string())) }
             return .array(out)
+        case .anchorArray:
+            var out: [StyleValue] = []
+            for e in try c.elements() { out.append(.string(try anchorKeyword(e))) }
+            return .array(out)
+        case .anchorOffsets:
+            // Style Specification, `text-variable-anchor-offset`: anchors alternating with offsets.
+            let items = try c.elements()
+            guard items.count % 2 == 0 else { throw c.error("expected anchors alternating with [x, y] offsets, found \(items.count) elements") }
+            var out: [StyleValue] = []
+            for k in stride(from: 0, to: items.count, by: 2) {
+                out.append(.string(try anchorKeyword(items[k])))
+                let xy = try items[k + 1].elements()
+                guard xy.count == 2 else { throw items[k + 1].error("expected an [x, y] offset, found \(xy.count) elements") }
+                out.append(.array([.number(try xy[0].double()), .number(try xy[1].double())]))
+            }
+            return .array(out)
         }
+    }
+
+    /// A `text-anchor` keyword (an element of `text-variable-anchor` or `text-variable-anchor-offset`).
+    static func anchorKeyword(_ c: JSONCursor) throws(InputError) -> String {
+        let s = try c.string()
+        guard StyleProperty.anchors.contains(s) else {
+            throw c.error("'\(s)' is not an anchor (expected one of: \(StyleProperty.anchors.joined(separator: ", ")))")
+        }
+        return s
     }
 
     static func constantValue(_ node: JSONNode) -> StyleValue {

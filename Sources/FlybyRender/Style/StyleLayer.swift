@@ -96,6 +96,10 @@ public struct StyleLayer: Sendable {
             return v
         case (.stringArray, .array(let items)):
             return items.allSatisfy({ $0.stringValue != nil }) ? v : p.defaultValue
+        case (.anchorArray, .array(let items)):
+            return items.allSatisfy({ StyleProperty.anchors.contains($0.stringValue ?? "") }) ? v : p.defaultValue
+        case (.anchorOffsets, .array(let items)):
+            return SymbolAnchorOffsets.pairs(items) != nil ? v : p.defaultValue
         default:
             return p.defaultValue
         }

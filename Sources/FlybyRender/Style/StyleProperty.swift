@@ -22,6 +22,11 @@ public enum PropertyValueType: Sendable, Equatable {
     case formatted
     /// An image name (`icon-image`).
     case image
+    /// An array of `text-anchor` keywords (`text-variable-anchor`).
+    case anchorArray
+    /// Anchor keywords alternating with `[x, y]` offsets in ems (`text-variable-anchor-offset`,
+    /// the specification's `variableAnchorOffsetCollection`).
+    case anchorOffsets
 
     var styleType: StyleType {
         switch self {
@@ -29,7 +34,7 @@ public enum PropertyValueType: Sendable, Equatable {
         case .number: return .number
         case .boolean: return .boolean
         case .string, .enumeration, .formatted, .image: return .string
-        case .numberArray, .stringArray: return .array
+        case .numberArray, .stringArray, .anchorArray, .anchorOffsets: return .array
         }
     }
 }

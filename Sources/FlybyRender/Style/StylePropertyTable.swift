@@ -39,6 +39,8 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case textMaxAngle = "text-max-angle", textKeepUpright = "text-keep-upright"
     case textAllowOverlap = "text-allow-overlap", textIgnorePlacement = "text-ignore-placement"
     case textOptional = "text-optional"
+    case textVariableAnchor = "text-variable-anchor", textRadialOffset = "text-radial-offset"
+    case textVariableAnchorOffset = "text-variable-anchor-offset", iconKeepUpright = "icon-keep-upright"
     case iconImage = "icon-image", iconSize = "icon-size", iconRotate = "icon-rotate", iconAnchor = "icon-anchor"
     case iconOffset = "icon-offset", iconPadding = "icon-padding"
     case iconAllowOverlap = "icon-allow-overlap", iconIgnorePlacement = "icon-ignore-placement"
@@ -251,6 +253,14 @@ extension StyleProperty {
             "whether later symbols may cover the label"),
         row(.textOptional, .symbol, .layout, .boolean, .bool(false), .zoom, transition: false,
             "whether the icon is drawn without its label when the label collides"),
+        row(.textVariableAnchor, .symbol, .layout, .anchorArray, .null, .zoom, transition: false,
+            "anchors tried in order, the first that fits kept; unset: text-anchor alone"),
+        row(.textRadialOffset, .symbol, .layout, .number, .number(0), .dataDriven, transition: false,
+            "ems from the point towards the chosen anchor's side"),
+        row(.textVariableAnchorOffset, .symbol, .layout, .anchorOffsets, .null, .dataDriven, transition: false,
+            "anchors tried in order, each with its [x, y] offset in ems; overrides text-variable-anchor"),
+        row(.iconKeepUpright, .symbol, .layout, .boolean, .bool(false), .zoom, transition: false,
+            "whether map-aligned icons along lines are flipped to stay upright"),
         row(.iconImage, .symbol, .layout, .image, .string(""), .dataDriven, transition: false, "image name in the sprite"),
         row(.iconSize, .symbol, .layout, .number, .number(1), range: nonNegative, .dataDriven, transition: false,
             "scale factor of the image"),

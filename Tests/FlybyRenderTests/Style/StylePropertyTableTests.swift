@@ -27,8 +27,9 @@ import Testing
     }
 
     @Test func everyDefaultHasTheRowsValueType() {
-        // Unset defaults mean "use another property" (fill-outline-color, line-gradient) or "solid".
-        let unset: Set<StyleProperty> = [.fillOutlineColor, .lineGradient, .lineDasharray]
+        // Unset defaults mean "use another property" (fill-outline-color, line-gradient; the
+        // variable anchors: text-anchor alone) or "solid".
+        let unset: Set<StyleProperty> = [.fillOutlineColor, .lineGradient, .lineDasharray, .textVariableAnchor, .textVariableAnchorOffset]
         for r in StyleProperty.table {
             if r.defaultValue == .null {
                 #expect(unset.contains(r.property), "\(r.property.rawValue) has no default")
@@ -70,6 +71,8 @@ import Testing
     /// A JSON literal of a row's default (colours as `#000000`, an unset dash array as `[2, 1]`).
     static func literal(_ r: StylePropertyRow) -> String {
         if case .numberArray = r.valueType, r.defaultValue == .null { return "[2, 1]" }
+        if r.valueType == .anchorArray { return #"["top", "bottom-left"]"# }
+        if r.valueType == .anchorOffsets { return #"["top", [0, 1], "left", [1.5, 0]]"# }
         switch r.defaultValue {
         case .number(let d): return "\(d)"
         case .bool(let b): return b ? "true" : "false"
