@@ -31,21 +31,22 @@ extension MapRenderer {
         let cameraBearing = g.transform.state.bearing
 
         // Project every corner; the frame box of the model decides the sampling (the same for every band).
-        var corners = puckCorners
+        // Taken out of `self` while filled (no copy-on-write), put back for the next frame.
+        var corners: [(x: Double, y: Double, inverseDepth: Double)] = []
+        swap(&corners, &puckCorners)
+        defer { swap(&corners, &puckCorners) }
         corners.removeAll(keepingCapacity: true)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for t in config.model.triangles {
-            for p in [t.a, t.b, t.c] {
-                let e = place.linear(p) * k   // (east, north, up) in unit Mercator
-                let px = x + e.x, py = y - e.y, h = e.z
-                let w = projection.depth(px, py, h)
-                guard w >= g.near else { corners.append((0, 0, -1)); continue }
-                let s = projection.project(px, py, h)
-                corners.append((s.x, s.y, 1 / w))
-                minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
-            }
+        func add(_ p: SIMD3<Double>) {
+            let e = place.linear(p) * k   // (east, north, up) in unit Mercator
+            let px = x + e.x, py = y - e.y, h = e.z
+            let w = projection.depth(px, py, h)
+            guard w >= g.near else { corners.append((0, 0, -1)); return }
+            let s = projection.project(px, py, h)
+            corners.append((s.x, s.y, 1 / w))
+            minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
         }
-        defer { puckCorners = corners }
+        for t in config.model.triangles { add(t.a); add(t.b); add(t.c) }
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return }
         let frame = PixelRect(minX: max(0, Int(minX.rounded(.down)) - 1), minY: max(0, Int(minY.rounded(.down)) - 1),
                               maxX: min(width, Int(maxX.rounded(.up)) + 1), maxY: min(height, Int(maxY.rounded(.up)) + 1))
