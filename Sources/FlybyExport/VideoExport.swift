@@ -131,9 +131,12 @@ public enum VideoExport {
                 Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
             }
         }
+        let puck3D = plan.puck3D
         let pipeline = FramePipeline(threads: budget.threads, window: budget.window, encode: convert,
                                      prefetch: prefetcher(loadedStyle, plan: logicalPlan)) {
-            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h), pixelRatio: Double(ratio)) }
+            if let loadedStyle {
+                return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h), pixelRatio: Double(ratio), puck3D: puck3D)
+            }
             return try makeFrameRenderer(style: styleName, size: (w, h))
         }
         var done = 0

@@ -127,7 +127,9 @@ public final class MapView {
     /// attribution), one pixel per point.
     public func snapshot() -> PixelBuffer {
         var frame = PixelBuffer(width: max(1, Int(bounds.width.rounded())), height: max(1, Int(bounds.height.rounded())))
-        mapboxMap.render(puck: location.options.puckType != nil ? simulation.location?.puck : nil, ornaments: ornaments.options, into: &frame)
+        let puck3D: Puck3D? = if case .puck3D(let c) = location.options.puckType { c.puck3D } else { nil }
+        mapboxMap.render(puck: location.options.puckType != nil ? simulation.location?.puck : nil, puck3D: puck3D,
+                         ornaments: ornaments.options, into: &frame)
         viewAnnotations.layout()
         viewAnnotations.draw(into: &frame)
         return frame
@@ -175,9 +177,10 @@ public final class OrnamentsManager {
     init() {}
 }
 
-/// The puck's look (Mapbox's `PuckType`); only the 2D puck is drawn.
+/// The puck's look (Mapbox's `PuckType`): the 2D puck, or a glTF model (docs/puck-3d.md).
 public enum PuckType: Sendable, Equatable {
     case puck2D
+    case puck3D(Puck3DConfiguration)
     public static func puck2D() -> PuckType { .puck2D }
 }
 

@@ -352,9 +352,10 @@ public final class MapboxMap {
     }
 
     /// Draws the map for the current camera.
-    func render(puck: PuckState?, ornaments: OrnamentOptions, into frame: inout PixelBuffer) {
+    func render(puck: PuckState?, puck3D: Puck3D? = nil, ornaments: OrnamentOptions, into frame: inout PixelBuffer) {
         guard var r = currentRenderer() else { return }
         renderer = nil  // render on a unique copy: no copy-on-write of the scratch buffers
+        r.puck3D = puck3D
         r.showsScaleBar = ornaments.scaleBar.visibility != .hidden
         r.showsCompass = ornaments.compass.visibility != .hidden
         r.render(camera: map.cameraState, puck: puck, into: &frame)

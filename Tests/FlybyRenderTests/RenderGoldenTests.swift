@@ -39,6 +39,7 @@ import Testing
         [false, true].flatMap { pitched in [1, 3].map { Scenario(style: style, pitched: pitched, threads: $0) } }
     } + extrusionStyles.flatMap { style in [1, 3].map { Scenario(style: style, pitched: true, threads: $0) } }
       + PropertyScenes.names.flatMap { name in [1, 3].map { Scenario(style: "props:" + name, pitched: false, threads: $0) } }
+      + [1, 3].map { Scenario(style: "puck3d", pitched: true, threads: $0) }
 
     /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
     static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
@@ -92,6 +93,7 @@ import Testing
             renderer.render(camera: camera(s), into: &frame)
             return frame
         }
+        if s.style == "puck3d" { return try renderPuck3D(threads: s.threads) }
         var renderer = try MapRenderer(style: try #require(styles[s.style]), width: width, height: height)
         renderer.threads = s.threads
         var frame = PixelBuffer(width: width, height: height)

@@ -39,9 +39,14 @@ public func makeFrameRenderer(style: String, size: (width: Int, height: Int)) th
 }
 
 /// The map renderer for an already loaded style (load once, then one renderer per thread).
-/// - Parameter pixelRatio: device pixels per point (``MapRenderer/pixelRatio``); `size` is in pixels.
-public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, height: Int), pixelRatio: Double = 1) throws -> any FrameRendering {
-    MapFrameRenderer(renderer: try MapRenderer(style: loadedStyle, width: size.width, height: size.height, pixelRatio: pixelRatio))
+/// - Parameters:
+///   - pixelRatio: device pixels per point (``MapRenderer/pixelRatio``); `size` is in pixels.
+///   - puck3D: draw the puck as this model (``MapRenderer/puck3D``); nil: the 2D puck.
+public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, height: Int), pixelRatio: Double = 1,
+                              puck3D: Puck3D? = nil) throws -> any FrameRendering {
+    var renderer = try MapRenderer(style: loadedStyle, width: size.width, height: size.height, pixelRatio: pixelRatio)
+    renderer.puck3D = puck3D
+    return MapFrameRenderer(renderer: renderer)
 }
 
 /// `FrameRendering` over the real `MapRenderer`; the attribution is part of its frame.

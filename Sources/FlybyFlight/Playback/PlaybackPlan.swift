@@ -17,6 +17,9 @@ public struct PlaybackPlan: Sendable {
     public var records: [FrameRecord]
     /// The puck of each frame (nil where no location track is active).
     public var pucks: [PuckState?]
+    /// Draw the puck as this 3D model (the flight's `location.puck3D` or the trace header's
+    /// `puck3D`); nil: the 2D puck.
+    public var puck3D: Puck3D? = nil
 
     /// Number of frames of the whole flight.
     public var frameCount: Int { records.count }
@@ -44,7 +47,7 @@ public struct PlaybackPlan: Sendable {
             pucks.append(runner.simulation.location?.puck)
         }
         return PlaybackPlan(fps: s.fps, width: Int(s.size.width), height: Int(s.size.height), style: style ?? s.style,
-                            records: records, pucks: pucks)
+                            records: records, pucks: pucks, puck3D: s.location?.puck3D)
     }
 
     /// Plays a recorded trace. At the trace's own rate the recorded frames are used as they are.
@@ -63,7 +66,7 @@ public struct PlaybackPlan: Sendable {
             var records = frames
             for i in records.indices { records[i].frame = i; records[i].t = Double(i) / outFPS }
             return PlaybackPlan(fps: outFPS, width: w, height: h, style: style ?? trace.style, records: records,
-                                pucks: frames.map(puck))
+                                pucks: frames.map(puck), puck3D: trace.puck3D)
         }
         let last = frames[frames.count - 1].t
         let count = Int((last * outFPS + 1e-9).rounded(.down)) + 1
@@ -101,7 +104,8 @@ public struct PlaybackPlan: Sendable {
             records.append(FrameRecord(frame: n, t: t, camera: camera, viewport: a.viewport, puck: p, events: events, altitude: altitude))
             pucks.append(shown)
         }
-        return PlaybackPlan(fps: outFPS, width: w, height: h, style: style ?? trace.style, records: records, pucks: pucks)
+        return PlaybackPlan(fps: outFPS, width: w, height: h, style: style ?? trace.style, records: records, pucks: pucks,
+                            puck3D: trace.puck3D)
     }
 
     /// Linear interpolation of two cameras at fraction `f` ∈ [0, 1]; longitude and bearing

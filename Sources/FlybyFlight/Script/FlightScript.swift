@@ -1,5 +1,6 @@
 import FlybyCore
 import FlybyData
+import FlybyRender
 
 /// A flight script (docs/formats.md §2): a start camera and a list of steps that drive the camera.
 public struct FlightScript: Sendable {
@@ -66,9 +67,13 @@ public struct LocationSpec: Sendable {
     public var loop: Bool
     public var mode: PuckInterpolationMode
     public var puckBearing: PuckBearing
+    /// Draw the puck as this 3D model (the optional `puck3D` field); nil: the 2D puck.
+    public var puck3D: Puck3D?
 
-    public init(track: Track, speed: Double = 1, loop: Bool = false, mode: PuckInterpolationMode = .mapboxDefault, puckBearing: PuckBearing = .course) {
+    public init(track: Track, speed: Double = 1, loop: Bool = false, mode: PuckInterpolationMode = .mapboxDefault, puckBearing: PuckBearing = .course,
+                puck3D: Puck3D? = nil) {
         self.track = track; self.speed = speed; self.loop = loop; self.mode = mode; self.puckBearing = puckBearing
+        self.puck3D = puck3D
     }
 }
 

@@ -267,7 +267,7 @@ public enum FlightScriptParser {
 
 extension FlightScriptParser {
     static func location(_ c: JSONCursor, file: String) throws(InputError) -> LocationSpec {
-        try c.rejectUnknownKeys(["track", "speed", "loop", "mode", "puckBearing"])
+        try c.rejectUnknownKeys(["track", "speed", "loop", "mode", "puckBearing", "puck3D"])
         let trackCursor = try c.required("track")
         let reference = try trackCursor.string()
         let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }
@@ -292,7 +292,8 @@ extension FlightScriptParser {
             guard let v = PuckBearing(rawValue: try b.string()) else { throw b.error("puckBearing must be \"course\" or \"heading\"") }
             bearing = v
         }
-        return LocationSpec(track: track, speed: speed, loop: loop, mode: mode, puckBearing: bearing)
+        let puck3D = try c.member("puck3D").map { v throws(InputError) in try Puck3DParser.parse(v, file: file) }
+        return LocationSpec(track: track, speed: speed, loop: loop, mode: mode, puckBearing: bearing, puck3D: puck3D)
     }
 
     /// A point `[x, y]` in screen points.

@@ -1,5 +1,6 @@
 import FlybyCore
 import FlybyData
+import FlybyRender
 
 /// A trace read back from its JSON Lines (for `flyby play`, `flyby plot` and `flyby diff`).
 public struct Trace: Sendable {
@@ -7,6 +8,8 @@ public struct Trace: Sendable {
     public var size: ScreenSize
     public var style: String
     public var frames: [FrameRecord]
+    /// The header's optional `puck3D` (docs/formats.md §3): the puck drawn as a 3D model.
+    public var puck3D: Puck3D? = nil
 }
 
 /// Reads trace files. Each line is parsed on its own, so errors name the file, the line and the
@@ -60,6 +63,7 @@ public enum TraceReader {
             let (w, h) = try header.required("size").pair()
             guard w >= 1, h >= 1, w <= 16384, h <= 16384, w == w.rounded(), h == h.rounded() else { throw header.error("size must be two whole numbers 1…16384") }
             trace = Trace(fps: fps, size: ScreenSize(width: w, height: h), style: try header.member("style")?.string() ?? "world", frames: [])
+            trace.puck3D = try header.member("puck3D").map { v throws(InputError) in try Puck3DParser.parse(v, file: file) }
         } catch { throw at(first.number, error) }
         trace.frames.reserveCapacity(all.count - 1)
         for line in all.dropFirst() {

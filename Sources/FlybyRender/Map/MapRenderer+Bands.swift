@@ -34,6 +34,7 @@ extension MapRenderer {
             bandRenderers[k].showsScaleBar = showsScaleBar
             bandRenderers[k].showsCompass = showsCompass
             bandRenderers[k].attribution = attribution
+            bandRenderers[k].puck3D = puck3D
             bandRenderers[k].tiles = tiles
             bandRenderers[k].rasters = rasters
             if bandRenderers[k].stateGeneration != stateGeneration {

@@ -150,6 +150,12 @@ public struct MapRenderer {
     var patternMask: PixelBuffer?
     /// Per-pixel scratch of lines drawn with `line-pattern` or `line-gradient` (LineShading.swift).
     var lineShading = LineShadingScratch()
+    /// Draw the puck as this 3D model instead of the 2D puck (Mapbox's `Puck3DConfiguration`;
+    /// Puck3DDrawing.swift). Nil: the 2D puck.
+    public var puck3D: Puck3D?
+    /// The 3D puck's samples and depth buffer, and its projected corners, reused frame to frame.
+    var modelRaster = ModelRaster()
+    var puckCorners: [(x: Double, y: Double, inverseDepth: Double)] = []
 
     /// A renderer for frames of `width × height` pixels.
     /// - Throws: ``FontError`` when the built-in font cannot be read.
@@ -300,7 +306,9 @@ public struct MapRenderer {
     mutating func drawSymbolsAndOverlays(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
                                          _ view: PixelBufferView) {
         drawSymbols(symbols, view)
-        if let puck { drawPuck(puck, g, view) }
+        if let puck {
+            if let puck3D { drawPuck3D(puck3D, puck, g, view) } else { drawPuck(puck, g, view) }
+        }
         drawOrnaments(camera, g, view)
     }
 

@@ -20,6 +20,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Glyph PBFs (the style's `glyphs`, one 256-code-point range a file), decoded and converted
     /// to distance fields.
     case glyphs
+    /// Binary glTF 2.0 models (`.glb`, the 3D puck; issue 19 item 6).
+    case gltf
 
     /// Runs one input. Returns false only when an invariant broke (the fuzzer then aborts).
     public func run(_ bytes: [UInt8]) -> Bool {
@@ -99,6 +101,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                       g.bitmap.count == (g.width == 0 || g.height == 0 ? 0 : (g.width + 6) * (g.height + 6)) else { return false }
             }
             return range.fieldByteCount() <= range.glyphs.count * (PBFGlyph.maxSide + 26) * (PBFGlyph.maxSide + 26)
+        case .gltf:
+            // Refused or read; a model is within its triangle limit and every corner is finite.
+            guard let model = try? GLTFModel.read(bytes, file: "fuzz.glb") else { return true }
+            guard model.triangles.count <= GLTFModel.maxTriangles else { return false }
+            return model.triangles.allSatisfy { t in
+                [t.a, t.b, t.c].allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+            }
         case .sprite:
             guard let s = try? SpriteSheet(json: bytes, file: "fuzz-sprite.json", sheet: FuzzTarget.spriteSheet) else { return true }
             // Every image lies inside the sheet, and its stretch zones and content inside the image.
