@@ -101,6 +101,8 @@ public struct MapRenderer {
     var lineItemScratch: [LineItem] = []
     var clipper = DepthClipper()
     var text: TextRenderer
+    /// True once the first frame has started the attribution's glyph fields (``TextRenderer/prewarm(_:)``).
+    var startedPrewarm = false
     var placer = SymbolPlacer()
     /// Scratch of line-label placement, kept so that a frame allocates nothing for it.
     var lineAnchorScratch: [LineLabelAnchor] = []
@@ -214,6 +216,12 @@ public struct MapRenderer {
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
+        if !startedPrewarm {
+            // The attribution's glyph fields are made on other threads while this thread joins
+            // the tiles and draws the map (same pixels: a field depends only on its glyph).
+            startedPrewarm = true
+            if showsOrnaments && text.regular.count == 0 { text.prewarm(attribution) }
+        }
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
         if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
         buffer.withView { view in
