@@ -368,6 +368,9 @@ public struct MapRenderer {
         if let filter = layer.filter {
             memos[index].accepted.prepare(count: count, zoom: g.zoom, readsZoom: filter.dependsOnZoom,
                                           generation: stateGeneration, readsState: filter.dependsOnFeatureState)
+            memos[index].accepted.fillConcurrently(hits) { [layer, source, featureStates, zoom = g.zoom] i in
+                layer.accepts(zoom: zoom, feature: source.context(feature: i, states: featureStates))
+            }
         }
         if let keyExpression {
             memos[index].sortKey.prepare(count: count, zoom: g.zoom, readsZoom: keyExpression.dependsOnZoom,
