@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Per-feature results of one layer's feature-dependent expressions (filter, sort key, paint),
 /// kept from frame to frame while what they read stays the same.
 ///
@@ -27,6 +29,31 @@ struct FeatureMemo<Value> {
     subscript(f: Int) -> Value? {
         get { values[f] }
         set { values[f] = newValue }
+    }
+
+    /// Fewest features not yet known for ``fillConcurrently(_:_:)`` to split the work.
+    static var concurrentMinimum: Int { 512 }
+
+    /// Stores `compute(f)` for the features of `features` not known yet, on every core at once
+    /// when there are at least ``concurrentMinimum`` of them (a cold first frame evaluates every
+    /// layer's filter for every feature in view; that was about a third of it). `compute` must
+    /// depend only on its feature (style expressions are pure), so the values, and the pixels, are
+    /// the same as computed one by one on this thread.
+    mutating func fillConcurrently(_ features: [Int32], _ compute: @escaping (Int) -> Value) {
+        var todo: [Int32] = []
+        for f in features where values[Int(f)] == nil { todo.append(f) }
+        guard todo.count >= Self.concurrentMinimum else { return }
+        let chunks = 8, n = todo.count
+        var results = [Value?](repeating: nil, count: n)
+        results.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let base = out.baseAddress.unsafelyUnwrapped
+            nonisolated(unsafe) let compute = compute
+            let list = todo
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                for k in (n * c / chunks)..<(n * (c + 1) / chunks) { base[k] = compute(Int(list[k])) }   // each slot written once
+            }
+        }
+        for k in 0..<n { values[Int(todo[k])] = results[k] }
     }
 }
 

@@ -101,6 +101,8 @@ public struct MapRenderer {
     var lineItemScratch: [LineItem] = []
     var clipper = DepthClipper()
     var text: TextRenderer
+    /// True once the first frame has started the attribution's glyph fields (``TextRenderer/prewarm(_:)``).
+    var startedPrewarm = false
     var placer = SymbolPlacer()
     /// Fading and kept anchors of labels through a frame sequence (nil: snapshots; see
     /// ``render(camera:puck:time:into:)``).
@@ -232,6 +234,12 @@ public struct MapRenderer {
     mutating func renderFrame(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
         let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
+        if !startedPrewarm {
+            // The attribution's glyph fields are made on other threads while this thread joins
+            // the tiles and draws the map (same pixels: a field depends only on its glyph).
+            startedPrewarm = true
+            if showsOrnaments && text.regular.count == 0 { text.prewarm(attribution) }
+        }
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
         if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
         buffer.withView { view in
@@ -393,6 +401,9 @@ public struct MapRenderer {
         if let filter = layer.filter {
             memos[index].accepted.prepare(count: count, zoom: g.zoom, readsZoom: filter.dependsOnZoom,
                                           generation: stateGeneration, readsState: filter.dependsOnFeatureState)
+            memos[index].accepted.fillConcurrently(hits) { [layer, source, featureStates, zoom = g.zoom] i in
+                layer.accepts(zoom: zoom, feature: source.context(feature: i, states: featureStates))
+            }
         }
         if let keyExpression {
             memos[index].sortKey.prepare(count: count, zoom: g.zoom, readsZoom: keyExpression.dependsOnZoom,

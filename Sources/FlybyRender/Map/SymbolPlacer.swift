@@ -135,7 +135,8 @@ extension MapRenderer {
             let layer = layers[li]
             guard layer.type == .symbol, layer.isVisible(atZoom: z), layerRange?.contains(li) ?? true,
                   let source = layerSource(li) else { continue }
-            let level = source.data.level(forZoom: z)
+            // Tiled lines cut by tile edges are labelled on their parts chained again (TileStitching).
+            let level = tiles.labelLevel(forLayer: li) ?? source.data.level(forZoom: z)
             let alongLine = layer.string(.symbolPlacement, zoom: z) != "point"
             let font = text.font(for: layer.value(.textFont, zoom: z).arrayValue?.compactMap(\.stringValue) ?? [])
             prepareSymbolLayouts(li, layer, source, zoom: z)

@@ -22,6 +22,9 @@ struct TextRenderer {
     var layouts: [LayoutKey: TextBlock] = [:]
     /// The glyphs put by ``appendBlock`` since the last ``drawPlacedGlyphs``, and the drawing.
     var glyphPainter = GlyphFieldPainter()
+    /// Fields of the regular font being made in the background (``prewarm(_:)``), taken into
+    /// ``regular`` when a built-in glyph is first drawn.
+    var pendingRegular: GlyphFieldPrewarm?
 
     /// What a layout depends on (`maxWidth` < 0: no wrapping).
     struct LayoutKey: Hashable {
@@ -61,8 +64,24 @@ struct TextRenderer {
         return .stack(stacks.count - 1)
     }
 
+    /// Starts making the regular font's fields of the glyphs of `text` (the attribution) on a
+    /// background thread, so they are ready when the frame's ornaments draw it.
+    mutating func prewarm(_ text: String) {
+        guard pendingRegular == nil, !text.isEmpty else { return }
+        let glyphs = regular.font.layout(text, pixelSize: 12, maxWidth: nil).lines.flatMap { $0.glyphs.map(\.glyph) }
+        pendingRegular = GlyphFieldPrewarm(glyphs: glyphs, font: regular.font)
+    }
+
+    /// Takes the background fields (``prewarm(_:)``) into ``regular``, waiting for them.
+    mutating func adoptPrewarmed() {
+        guard let pending = pendingRegular else { return }
+        pendingRegular = nil
+        regular.adopt(pending.glyphs, pending.fields())
+    }
+
     /// The distance field of `glyph` of `font` (nil: no ink, or malformed).
     mutating func field(_ glyph: GlyphID, font: LabelFontID) -> GlyphDistanceField? {
+        if pendingRegular != nil && font != .bold { adoptPrewarmed() }
         switch font {
         case .regular: return regular.field(glyph)
         case .bold: return bold.field(glyph)
@@ -141,7 +160,7 @@ struct TextRenderer {
         let px = TextRenderer.quantized(size)
         let block = layout(text, font: isBold ? .bold : .regular, pixelSize: px, maxWidth: nil)
         let glyphs = block.lines.flatMap { $0.glyphs.map(\.glyph) }
-        if isBold { bold.prepare(glyphs) } else { regular.prepare(glyphs) }
+        if isBold { bold.prepare(glyphs) } else { adoptPrewarmed(); regular.prepare(glyphs) }
         appendBlock(block, font: isBold ? .bold : .regular, pixelSize: px, origin: origin, pivot: .zero, cos: 1, sin: 0)
         drawPlacedGlyphs(color: color, halo: halo, haloColor: haloColor, painter: painter, view: view)
         return (Double(block.size.x), Double(block.size.y))

@@ -357,7 +357,13 @@ public struct GlyphFieldCache: Sendable {
         let made = GlyphDistanceField.concurrently(todo.count) { k -> GlyphDistanceField? in
             do { return try GlyphDistanceField(glyph: todo[k], of: font) } catch { return nil }
         }
-        for (k, g) in missing.enumerated() {
+        adopt(missing, made)
+    }
+
+    /// Caches `made[k]`, the field of `glyphs[k]` made elsewhere (``GlyphFieldPrewarm``), for those
+    /// glyphs not cached yet, in `glyphs` order (as ``prepare(_:)`` caches them).
+    mutating func adopt(_ glyphs: [GlyphID], _ made: [GlyphDistanceField?]) {
+        for (k, g) in glyphs.enumerated() where k < made.count && fields[g] == nil {
             let bytes = made[k]?.byteCount ?? 0
             if byteCount + bytes > byteBudget {
                 fields.removeAll(keepingCapacity: true)
@@ -366,6 +372,36 @@ public struct GlyphFieldCache: Sendable {
             fields[g] = .some(made[k])
             byteCount += bytes
         }
+    }
+}
+
+/// The distance fields of some glyphs of a built-in font, made on a background thread while the
+/// frame that will draw them is prepared (a cold first frame drew the attribution's ~35 glyph
+/// fields, ~100 M instructions, after everything else). ``fields()`` waits for them. A field is a
+/// pure function of its glyph, so the pixels do not depend on which thread made it or when.
+final class GlyphFieldPrewarm: @unchecked Sendable {
+    let glyphs: [GlyphID]
+    private let group = DispatchGroup()
+    /// Written once by the background job, read only after `group` has finished.
+    private var made: [GlyphDistanceField?] = []
+
+    /// Starts making the fields of `glyphs` of `font` (each once, in first-seen order).
+    init(glyphs: [GlyphID], font: TrueTypeFont) {
+        var unique: [GlyphID] = []
+        for g in glyphs where !unique.contains(g) { unique.append(g) }
+        self.glyphs = unique
+        let todo = unique
+        DispatchQueue.global().async(group: group) { [self] in
+            made = GlyphDistanceField.concurrently(todo.count) { k -> GlyphDistanceField? in
+                do { return try GlyphDistanceField(glyph: todo[k], of: font) } catch { return nil }
+            }
+        }
+    }
+
+    /// The fields, `fields()[k]` that of `glyphs[k]` (waits for the background job).
+    func fields() -> [GlyphDistanceField?] {
+        group.wait()
+        return made
     }
 }
 

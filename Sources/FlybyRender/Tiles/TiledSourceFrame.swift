@@ -8,7 +8,9 @@ import FlybyData
 /// joined into one ``LoadedSource``. Pieces of one feature in several tiles (the same feature id,
 /// or without one the same `promoteId` value; never two features of one tile) become one feature again, so a polygon cut by tile edges is
 /// filled as one path (no seam: ``TilePiece``), a line is stroked as one, and a label is placed
-/// once. Features without an id stay one per tile.
+/// once. Features without any id are joined when they continue across a tile edge with equal
+/// properties (``TileStitching``), and their labels are placed on their line parts chained end
+/// to end (``Slot/labels``).
 ///
 /// The joined source is kept while the cover stays the same (a pan within the same tiles, a
 /// rotation, most frames of a smooth flight), and with it the layer memos; it depends only on the
@@ -22,6 +24,9 @@ struct TiledSourceFrame {
     struct Slot {
         var cover: [TileID]
         var loaded: LoadedSource
+        /// The geometry labels are placed on: ``loaded``'s with the line parts of joined features
+        /// chained end to end (nil when no parts chain: then ``loaded``'s own).
+        var labels: GeometryLevel?
         /// Changes whenever ``loaded`` is rebuilt (the layer memos of the slot's layers forget).
         var generation: Int
     }
@@ -52,6 +57,13 @@ struct TiledSourceFrame {
         return slots[key]?.loaded
     }
 
+    /// The geometry layer `k` places its labels on, when that layer draws tiles and some of its
+    /// line parts were chained (``Slot/labels``).
+    func labelLevel(forLayer k: Int) -> GeometryLevel? {
+        guard let key = layerSlots[k] else { return nil }
+        return slots[key]?.labels
+    }
+
     /// The tiles of layer `k`'s slot in this frame (empty when the layer draws no tiles).
     func cover(forLayer k: Int) -> [TileID] {
         guard let key = layerSlots[k] else { return [] }
@@ -80,39 +92,52 @@ struct TiledSourceFrame {
                 covers[key.source] = cover
             }
             if let slot = slots[key], slot.cover == cover { continue }
-            var pieces: [TilePiece] = []
+            var pieces: [TilePiece] = [], pieceTiles: [TileID] = []
             pieces.reserveCapacity(cover.count)
             for t in cover {
                 do throws(InputError) {
-                    if let p = try set.tile(t).layers[key.sourceLayer] { pieces.append(p) }
+                    if let p = try set.tile(t).layers[key.sourceLayer] { pieces.append(p); pieceTiles.append(t) }
                 } catch {
                     if firstError == nil { firstError = error }
                 }
             }
             let promote = set.promoteId?.key(forLayer: key.sourceLayer)
-            let data = TiledSourceFrame.join(pieces, promoteId: promote)
+            let joined = TiledSourceFrame.join(pieces, tiles: pieceTiles, promoteId: promote)
             let generation = (slots[key]?.generation ?? 0) &+ 1
-            slots[key] = Slot(cover: cover, loaded: LoadedSource(id: set.sourceID, data: data, promoteId: promote, generateId: false),
-                              generation: generation)
+            slots[key] = Slot(cover: cover, loaded: LoadedSource(id: set.sourceID, data: joined.data, promoteId: promote, generateId: false),
+                              labels: joined.labels, generation: generation)
         }
     }
 
-    /// One source from the pieces of several tiles, pieces of the same feature joined (in the
-    /// order they first appear; properties of the first piece).
-    static func join(_ pieces: [TilePiece], promoteId: String?) -> ProjectedSource {
+    /// One source from the pieces of several tiles (`tiles[p]` the tile of `pieces[p]`), pieces
+    /// of the same feature joined (in the order they first appear; properties of the first piece),
+    /// and the geometry to place its labels on when some joined line parts chain
+    /// (``TileStitching/labelLevel(_:multiPiece:tolerance:)``).
+    static func join(_ pieces: [TilePiece], tiles: [TileID], promoteId: String?) -> (data: ProjectedSource, labels: GeometryLevel?) {
         // Group the pieces' features by id: the tile's feature id, else the promoted property.
         // Two features of one tile are always two features (a tile holds each feature once), so
-        // a group takes at most one piece per tile.
+        // a group takes at most one piece per tile. Features without either are grouped by
+        // where they continue across a tile edge (TileStitching).
+        func key(_ feature: Feature) -> PropertyValue? {
+            if let id = feature.id { return id }
+            if let promoteId, let v = feature.properties[promoteId], !v.isNull { return v }
+            return nil
+        }
+        var offsets = [0]
+        for piece in pieces { offsets.append(offsets[offsets.count - 1] + piece.features.count) }
+        let roots = TileStitching.idlessRoots(pieces, tiles: tiles, offsets: offsets) { key(pieces[$0].features[$1]) != nil }
         var groups: [[(piece: Int, feature: Int)]] = []
         var groupOf: [PropertyValue: Int] = [:]
+        var groupOfRoot: [Int: Int] = [:]
         for (p, piece) in pieces.enumerated() {
             for f in 0..<piece.features.count {
-                let feature = piece.features[f]
-                var key = feature.id
-                if key == nil, let promoteId, let v = feature.properties[promoteId], !v.isNull { key = v }
-                if let key {
+                if let key = key(piece.features[f]) {
                     if let g = groupOf[key], groups[g][groups[g].count - 1].piece != p { groups[g].append((p, f)); continue }
                     groupOf[key] = groups.count
+                } else {
+                    let root = roots[offsets[p] + f]
+                    if let g = groupOfRoot[root] { groups[g].append((p, f)); continue }
+                    groupOfRoot[root] = groups.count
                 }
                 groups.append([(p, f)])
             }
@@ -138,7 +163,12 @@ struct TiledSourceFrame {
             features.append(pieces[group[0].piece].features[group[0].feature])
             kinds.append(kind)
         }
-        return ProjectedSource(projected: features, kinds: kinds, xy: xy, ringStart: ringStart, ringFlags: ringFlags,
-                               featureRingStart: featureRingStart)
+        let data = ProjectedSource(projected: features, kinds: kinds, xy: xy, ringStart: ringStart, ringFlags: ringFlags,
+                                   featureRingStart: featureRingStart)
+        // Only id-less groups: chaining the parts of features joined by id too would move the line
+        // labels of the shipped archives (all made with ids), whose pixels the goldens hold.
+        let multiPiece = groups.map { $0.count > 1 && key(pieces[$0[0].piece].features[$0[0].feature]) == nil }
+        guard multiPiece.contains(true), let coarsest = tiles.map(\.z).min() else { return (data, nil) }
+        return (data, TileStitching.labelLevel(data, multiPiece: multiPiece, tolerance: TileStitching.tolerance(zoom: coarsest)))
     }
 }
