@@ -54,6 +54,18 @@ public struct MapRenderer {
     public var showsCompass = true
     /// Draw labels and icons.
     public var showsSymbols = true
+    /// Drape the map on the style's `terrain` when it has one (docs/terrain.md); off, the map is
+    /// drawn flat (the camera still keeps above the relief). For comparisons and benchmarks.
+    public var drawsTerrain = true
+    /// The style as given (before pixel-ratio scaling), kept only when it has terrain: what the
+    /// terrain's texture renderer is made from.
+    let terrainStyle: LoadedStyle?
+    /// The terrain drape (at most one; an array so that the renderer stays a value), made on the
+    /// first terrain frame.
+    var drapes: [TerrainDrape] = []
+    /// The pixel height the field of view spans (nil: ``height``); set on the terrain's texture
+    /// renderer (see ``TerrainDrape``).
+    var focalHeight: Double?
     /// The credit line drawn bottom-right on every frame. Set it to "" only when the host draws
     /// the same credits itself.
     public var attribution = MapRenderer.defaultAttribution
@@ -156,6 +168,7 @@ public struct MapRenderer {
         precondition(pixelRatio >= 1 && pixelRatio <= 4, "MapRenderer pixel ratio must be in 1…4")
         self.style = style.scaled(byPixelRatio: pixelRatio)
         self.pixelRatio = pixelRatio
+        terrainStyle = style.terrainElevation == nil ? nil : style
         self.width = width
         self.height = height
         painter = Painter(width: width, height: height)
@@ -190,6 +203,7 @@ public struct MapRenderer {
         images[name] = image
         imageInfo[name] = nil
         iconFields[name] = nil
+        drapes = []
     }
 
     /// Adds (or replaces) an image drawn as described by `info` (its pixel ratio: image pixels
@@ -198,10 +212,11 @@ public struct MapRenderer {
         images[name] = image
         imageInfo[name] = info
         iconFields[name] = nil
+        drapes = []
     }
 
     /// Removes an image added with ``addImage(name:image:)``.
-    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil }
+    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil; drapes = [] }
 
     /// The label and icon boxes placed in the last frame (screen pixels), for tests and debugging.
     public var placedSymbolBoxes: [SymbolBox] { placer.placed }
@@ -213,8 +228,12 @@ public struct MapRenderer {
     ///   - buffer: the frame; it must be `width × height` (it is replaced when it is not).
     public mutating func render(camera: CameraState, puck: PuckState? = nil, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
-        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
+        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio, focalHeight: focalHeight)
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
+        if drawsTerrain, customLayers.isEmpty, terrainStyle != nil, prepareDrape() {
+            renderDraped(camera, g, puck: puck, into: &buffer)
+            return
+        }
         if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
