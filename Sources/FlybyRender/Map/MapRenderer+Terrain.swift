@@ -30,8 +30,8 @@ extension MapRenderer {
         placeSymbols(g)
         buffer.withView { view in
             drapes[0].draw(camera, key: key, g, fog: fog, threads: threads, pixelRatio: pixelRatio, into: view)
-            let lifted = drapes[0].lift(symbolDraws, g)
-            drawSymbolsAndOverlays(camera, g, puck: puck, symbols: lifted, view)
+            symbolDraws = drapes[0].lift(symbolDraws, g)
+            drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)
         }
     }
 

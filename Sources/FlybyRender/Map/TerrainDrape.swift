@@ -6,9 +6,10 @@ import FlybyData
 /// docs/terrain.md.
 ///
 /// 1. The *texture*: the map layers without labels, drawn flat by a second ``MapRenderer`` on a
-///    frame larger than the screen (``marginX`` more columns either side, ``marginBottom`` more
-///    rows below) with the screen's focal height, so its projection is the screen's own shifted by
-///    `marginX` (``MapTransform/init(size:state:focalHeight:)``): texture pixel (x + marginX, y)
+///    frame larger than the screen (``marginX`` more columns either side, ``marginTop`` more rows
+///    above and ``marginBottom`` below) with the screen's focal height, so its projection is the
+///    screen's own shifted by the margins (``MapTransform/init(size:state:focalHeight:)``):
+///    texture pixel (x + marginX, y + marginTop)
 ///    sees the ground point that screen pixel (x, y) sees on the flat map. The margins hold the
 ///    ground that relief moves into view (a ridge near the bottom of the screen shows ground that
 ///    the flat map has below it). The ground plane is the terrain's height under the camera
@@ -34,6 +35,7 @@ struct TerrainDrape {
     var texture: MapRenderer
     var image: PixelBuffer
     let marginX: Int
+    let marginTop: Int
     let marginBottom: Int
     /// Texture pixels between mesh vertices.
     let step: Int
@@ -58,27 +60,30 @@ struct TerrainDrape {
 
     init(style: LoadedStyle, elevation: TerrainElevation, width: Int, height: Int, pixelRatio: Double) throws(FontError) {
         marginX = max(8, height * 15 / 100)
+        marginTop = max(8, height * 10 / 100)
         marginBottom = max(8, height * 20 / 100)
         step = 8
         self.elevation = elevation
-        texture = try MapRenderer(style: style, width: width + 2 * marginX, height: height + marginBottom, pixelRatio: pixelRatio)
+        texture = try MapRenderer(style: style, width: width + 2 * marginX, height: height + marginTop + marginBottom,
+                                  pixelRatio: pixelRatio)
         texture.drawsTerrain = false
         texture.showsSymbols = false
         texture.showsOrnaments = false
         texture.attribution = ""
         texture.focalHeight = Double(height)
-        image = PixelBuffer(width: width + 2 * marginX, height: height + marginBottom)
+        image = PixelBuffer(width: width + 2 * marginX, height: height + marginTop + marginBottom)
         depth = DepthBuffer(width: width, height: height)
         texU = Array(repeating: 0, count: width * height)
         texV = Array(repeating: 0, count: width * height)
-        mesh = DrapeMesh(step: step, width: width, textureWidth: image.width, textureHeight: image.height, marginX: marginX)
+        mesh = DrapeMesh(step: step, width: width, textureWidth: image.width, textureHeight: image.height, marginX: marginX,
+                         marginTop: marginTop)
     }
 
     /// The texture's camera: the screen's, padded by the margins (points).
     func textureCamera(_ camera: CameraState, pixelRatio r: Double) -> CameraState {
         var c = camera
-        let mx = Double(marginX) / r, mb = Double(marginBottom) / r
-        c.padding = EdgeInsets(top: camera.padding.top, left: camera.padding.left + mx,
+        let mx = Double(marginX) / r, mt = Double(marginTop) / r, mb = Double(marginBottom) / r
+        c.padding = EdgeInsets(top: camera.padding.top + mt, left: camera.padding.left + mx,
                                bottom: camera.padding.bottom + mb, right: camera.padding.right + mx)
         return c
     }
@@ -120,11 +125,11 @@ struct TerrainDrape {
     /// The grid of vertices over the texture's ground (rows from the horizon down).
     mutating func buildMesh(_ g: FrameGeometry, threads: Int) {
         let tw = image.width, th = image.height
-        let top = g.pitched ? max(0, Int(g.horizonY.rounded(.up))) : 0
+        let top = g.pitched ? max(0, Int((g.horizonY + Double(marginTop)).rounded(.up))) : 0
         guard top < th else { mesh.columns = 0; mesh.rows = 0; return }
         mesh.columns = (tw + step - 1) / step + 1
         mesh.rows = (th - top + step - 1) / step + 1
-        let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX)
+        let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
         mesh.vertices = Array(repeating: SIMD4<Float>(repeating: .nan), count: columns * rows)
         let t = g.transform
         let base = elevation.elevation(at: t.state.center) ?? 0
@@ -138,7 +143,7 @@ struct TerrainDrape {
                     let ty = Double(min(th, top + j * step))
                     for i in 0..<columns {
                         let tx = Double(min(tw, i * step))
-                        let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty))
+                        let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
                         let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
                         let metres = (elevation.elevation(at: c) ?? 0) - base
                         let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: zoom)
@@ -210,6 +215,7 @@ struct DrapeMesh: Sendable {
     let textureWidth: Int
     let textureHeight: Int
     let marginX: Int
+    let marginTop: Int
     /// Vertices: screen x, y, depth (nan: behind the near limit), row by row (their texture
     /// coordinates are the grid's own, from the row and column).
     var vertices: [SIMD4<Float>] = []
@@ -218,9 +224,9 @@ struct DrapeMesh: Sendable {
     /// The texture row of vertex row 0 (the horizon's).
     var top = 0
 
-    init(step: Int, width: Int, textureWidth: Int, textureHeight: Int, marginX: Int) {
+    init(step: Int, width: Int, textureWidth: Int, textureHeight: Int, marginX: Int, marginTop: Int) {
         self.step = step; self.width = width; self.textureWidth = textureWidth; self.textureHeight = textureHeight
-        self.marginX = marginX
+        self.marginX = marginX; self.marginTop = marginTop
     }
 
     /// Rasterises every mesh triangle into rows `rows` of the depth buffer, then shades those rows.
@@ -298,7 +304,7 @@ struct DrapeMesh: Sendable {
                     let k = y * w + x
                     let z = out.depth[k]
                     guard z.isFinite else {
-                        row[x] = tex[y * tw + x + marginX]
+                        row[x] = tex[(y + marginTop) * tw + x + marginX]
                         continue
                     }
                     // Bilinear between texel centres, clamped at the texture's edges.

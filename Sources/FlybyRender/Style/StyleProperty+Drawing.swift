@@ -18,7 +18,7 @@ extension StyleProperty {
     /// This property's state (see ``Drawing``).
     public var drawing: Drawing {
         switch self {
-        case .fogGroundBlend, .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
+        case .atmosphereBlend: return .notDrawn("the fog band has a fixed shape")
         case .rasterFadeDuration: return .notDrawn("raster tiles appear at once, without a fade")
         case .textPitchAlignment, .iconPitchAlignment:
             return .fixed("labels face the viewer; only `viewport` and `auto` are accepted")
