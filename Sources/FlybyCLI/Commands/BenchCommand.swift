@@ -70,6 +70,7 @@ enum BenchCommand: FlybyCommand {
             let t0 = SimBench.seconds()
             var scene = try RenderScene(parsed)
             scene.drawsTerrain = !parsed.flag("no-terrain")
+            scene.reusesTerrainFrame = false   // every timed frame redraws the terrain's texture and mesh
             let loadMs = (SimBench.seconds() - t0) * 1000
             for (name, value) in try RenderBench.run(scene, frames: frames, loadMs: loadMs) { out.print("\(name): \(value)") }
             if parsed.flag("layers") {

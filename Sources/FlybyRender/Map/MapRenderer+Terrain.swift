@@ -26,6 +26,7 @@ extension MapRenderer {
         drapes[0].texture.mapPlaneLineWidths = mapPlaneLineWidths
         let key = TerrainDrape.DrapeKey(camera: camera, stateGeneration: stateGeneration, layerRange: layerRange,
                                         mapPlaneLineWidths: mapPlaneLineWidths)
+        if !reusesTerrainFrame { drapes[0].key = nil }
         let fog = terrainFog(g)
         placeSymbols(g)
         buffer.withView { view in

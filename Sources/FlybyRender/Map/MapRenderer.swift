@@ -57,6 +57,9 @@ public struct MapRenderer {
     /// Drape the map on the style's `terrain` when it has one (docs/terrain.md); off, the map is
     /// drawn flat (the camera still keeps above the relief). For comparisons and benchmarks.
     public var drawsTerrain = true
+    /// Reuse the terrain's texture and mesh when the camera repeats (same pixels either way);
+    /// benchmarks turn it off so a repeated camera costs what a moving one does.
+    public var reusesTerrainFrame = true
     /// The style as given (before pixel-ratio scaling), kept only when it has terrain: what the
     /// terrain's texture renderer is made from.
     let terrainStyle: LoadedStyle?

@@ -80,6 +80,10 @@ import Testing
         #expect(between != cold)
         renderer.render(camera: Self.camera, into: &warm)
         #expect(warm == cold)
+        // Without reuse the repeated camera redraws everything, to the same bytes.
+        renderer.reusesTerrainFrame = false
+        renderer.render(camera: Self.camera, into: &warm)
+        #expect(warm == cold)
     }
 
     @Test func theProjectionAtHeightZeroIsTheGroundHomography() throws {
