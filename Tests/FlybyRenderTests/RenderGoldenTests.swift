@@ -40,6 +40,11 @@ import Testing
     } + extrusionStyles.flatMap { style in [1, 3].map { Scenario(style: style, pitched: true, threads: $0) } }
       + PropertyScenes.names.flatMap { name in [1, 3].map { Scenario(style: "props:" + name, pitched: false, threads: $0) } }
       + [1, 3].map { Scenario(style: "puck3d", pitched: true, threads: $0) }
+      + [1, 3].map { Scenario(style: terrainStyle, pitched: true, threads: $0) }
+
+    /// 3D terrain: Jacksboro draped on its DEM at exaggeration 2, pitched 70°, with a sky
+    /// (Fixtures/terrain/jacksboro-3d.json; docs/terrain.md).
+    static let terrainStyle = "jacksboro-terrain-3d"
 
     /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
     static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
@@ -60,6 +65,9 @@ import Testing
         if s.style.hasPrefix("osm-bright") { return CameraState(center: helsinki, zoom: 15.5, bearing: -20, pitch: 60) }
         if s.style.hasPrefix("text-") { return textCamera(pitched: s.pitched) }
         if s.style.hasPrefix("props:") { return PropertyScenes.camera(String(s.style.dropFirst("props:".count))) }
+        if s.style == terrainStyle {
+            return CameraState(center: .init(latitude: 36.5896, longitude: -84.2458), zoom: 12, bearing: 300, pitch: 70)
+        }
         return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
@@ -77,6 +85,7 @@ import Testing
             let file = repositoryRoot() + "/Tests/FlybyRenderTests/Fixtures/text/\(name.dropFirst("text-".count)).json"
             styles[name] = try! loader.load(file)
         }
+        styles[terrainStyle] = try! loader.load(repositoryRoot() + "/Tests/FlybyRenderTests/Fixtures/terrain/jacksboro-3d.json")
         return styles
     }()
 

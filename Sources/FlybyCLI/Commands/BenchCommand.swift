@@ -52,7 +52,7 @@ enum BenchCommand: FlybyCommand {
         }
     }
 
-    /// `flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--threads N]`.
+    /// `flyby bench render [--style S] [--camera JSON] [--size WxH] [--frames N] [--layers] [--no-terrain] [--threads N]`.
     enum Render: FlybyCommand {
         static let name = "render"
         static let summary = "frame times of one style and camera"
@@ -61,13 +61,16 @@ enum BenchCommand: FlybyCommand {
             OptionSpec.style, OptionSpec.camera, OptionSpec.size(default: "1280x720"),
             OptionSpec("frames", .int(1...100_000), "N", help: "frames timed after the warm-up", default: "60"),
             OptionSpec("layers", .flag, help: "also time each style layer on its own (render.layer.*)"),
+            OptionSpec("no-terrain", .flag, help: "draw a style with terrain flat (to compare with its 3D frames)"),
             OptionSpec.bandThreads, OptionSpec.tileCache,
         ]
 
         static func run(_ parsed: ParsedOptions, _ out: CommandOutput) throws {
             let frames = parsed.int("frames")!
             let t0 = SimBench.seconds()
-            let scene = try RenderScene(parsed)
+            var scene = try RenderScene(parsed)
+            scene.drawsTerrain = !parsed.flag("no-terrain")
+            scene.reusesTerrainFrame = false   // every timed frame redraws the terrain's texture and mesh
             let loadMs = (SimBench.seconds() - t0) * 1000
             for (name, value) in try RenderBench.run(scene, frames: frames, loadMs: loadMs) { out.print("\(name): \(value)") }
             if parsed.flag("layers") {

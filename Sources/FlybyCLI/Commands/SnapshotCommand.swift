@@ -49,6 +49,10 @@ struct RenderScene {
     /// Device pixels per point (`--pixel-ratio`, ``MapRenderer/pixelRatio``): the frame is
     /// `width × height` points, `ratio` times as many pixels each way.
     var pixelRatio = 1
+    /// Drape the map on the style's terrain (`bench render --no-terrain` turns it off, to compare).
+    var drawsTerrain = true
+    /// ``MapRenderer/reusesTerrainFrame`` (off in benchmarks).
+    var reusesTerrainFrame = true
 
     /// The scene of `--style`, `--size`, `--camera`, `--threads`, `--tile-cache` and, where the
     /// command takes them, `--pixel-ratio` and `--language` (all checked by the parser already).
@@ -83,6 +87,8 @@ struct RenderScene {
             var renderer = try MapRenderer(style: style, width: width * pixelRatio, height: height * pixelRatio,
                                            pixelRatio: Double(pixelRatio))
             renderer.threads = threads
+            renderer.drawsTerrain = drawsTerrain
+            renderer.reusesTerrainFrame = reusesTerrainFrame
             return renderer
         } catch {
             throw CommandError("cannot load the built-in font: \(error)", exitCode: 2)

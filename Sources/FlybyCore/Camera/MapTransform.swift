@@ -32,7 +32,11 @@ public struct MapTransform: Sendable, Equatable {
     public let cameraDistance: Double
     @usableFromInline let sinB: Double, cosB: Double, sinP: Double, cosP: Double
 
-    public init(size: ScreenSize, state: CameraState) {
+    /// - Parameter focalHeight: the screen height in points that the field of view spans (nil: `size.height`).
+    ///   A larger screen with the focal height of a smaller one sees that screen's view, the same
+    ///   projection shifted by the padding, with more ground around it (the terrain's texture,
+    ///   docs/terrain.md).
+    public init(size: ScreenSize, state: CameraState, focalHeight: Double? = nil) {
         self.size = size
         self.state = state
         worldSize = WebMercator.worldSize(zoom: state.zoom)
@@ -41,7 +45,7 @@ public struct MapTransform: Sendable, Equatable {
         let p = state.padding
         principalPoint = ScreenPoint(x: min(max((p.left + size.width - p.right) / 2, 0), size.width),
                                      y: min(max((p.top + size.height - p.bottom) / 2, 0), size.height))
-        cameraDistance = 0.5 * size.height / tan(MapTransform.defaultFieldOfView * .pi / 360)
+        cameraDistance = 0.5 * (focalHeight ?? size.height) / tan(MapTransform.defaultFieldOfView * .pi / 360)
         let b = state.bearing * .pi / 180, pt = state.pitch * .pi / 180
         sinB = sin(b); cosB = cos(b); sinP = sin(pt); cosP = cos(pt)
     }

@@ -39,18 +39,21 @@ struct FrameGeometry {
     /// Most world copies drawn either side (zoom 0 on a very wide screen needs ~3).
     static let maxCopies = 4
 
-    init(camera: CameraState, width: Int, height: Int, pixelRatio r: Double = 1) {
+    /// - Parameter focalHeight: the pixel height the field of view spans (nil: `height`); see
+    ///   ``MapTransform/init(size:state:focalHeight:)``.
+    init(camera: CameraState, width: Int, height: Int, pixelRatio r: Double = 1, focalHeight: Double? = nil) {
         let size = ScreenSize(width: Double(width), height: Double(height))
         if r == 1 {
-            transform = MapTransform(size: size, state: camera)
+            transform = MapTransform(size: size, state: camera, focalHeight: focalHeight)
             tileTransform = transform
         } else {
             var scaled = camera
             scaled.zoom += log2(r)
             scaled.padding = EdgeInsets(top: camera.padding.top * r, left: camera.padding.left * r,
                                         bottom: camera.padding.bottom * r, right: camera.padding.right * r)
-            transform = MapTransform(size: size, state: scaled)
-            tileTransform = MapTransform(size: ScreenSize(width: Double(width) / r, height: Double(height) / r), state: camera)
+            transform = MapTransform(size: size, state: scaled, focalHeight: focalHeight)
+            tileTransform = MapTransform(size: ScreenSize(width: Double(width) / r, height: Double(height) / r), state: camera,
+                                         focalHeight: focalHeight.map { $0 / r })
         }
         homography = transform.groundHomography
         worldSize = transform.worldSize

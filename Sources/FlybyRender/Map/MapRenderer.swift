@@ -54,6 +54,21 @@ public struct MapRenderer {
     public var showsCompass = true
     /// Draw labels and icons.
     public var showsSymbols = true
+    /// Drape the map on the style's `terrain` when it has one (docs/terrain.md); off, the map is
+    /// drawn flat (the camera still keeps above the relief). For comparisons and benchmarks.
+    public var drawsTerrain = true
+    /// Reuse the terrain's texture and mesh when the camera repeats (same pixels either way);
+    /// benchmarks turn it off so a repeated camera costs what a moving one does.
+    public var reusesTerrainFrame = true
+    /// The style as given (before pixel-ratio scaling), kept only when it has terrain: what the
+    /// terrain's texture renderer is made from.
+    let terrainStyle: LoadedStyle?
+    /// The terrain drape (at most one; an array so that the renderer stays a value), made on the
+    /// first terrain frame.
+    var drapes: [TerrainDrape] = []
+    /// The pixel height the field of view spans (nil: ``height``); set on the terrain's texture
+    /// renderer (see ``TerrainDrape``).
+    var focalHeight: Double?
     /// The credit line drawn bottom-right on every frame. Set it to "" only when the host draws
     /// the same credits itself.
     public var attribution = MapRenderer.defaultAttribution
@@ -170,6 +185,7 @@ public struct MapRenderer {
         precondition(pixelRatio >= 1 && pixelRatio <= 4, "MapRenderer pixel ratio must be in 1…4")
         self.style = style.scaled(byPixelRatio: pixelRatio)
         self.pixelRatio = pixelRatio
+        terrainStyle = style.terrainElevation == nil ? nil : style
         self.width = width
         self.height = height
         painter = Painter(width: width, height: height)
@@ -204,6 +220,7 @@ public struct MapRenderer {
         images[name] = image
         imageInfo[name] = nil
         iconFields[name] = nil
+        drapes = []
     }
 
     /// Adds (or replaces) an image drawn as described by `info` (its pixel ratio: image pixels
@@ -212,10 +229,11 @@ public struct MapRenderer {
         images[name] = image
         imageInfo[name] = info
         iconFields[name] = nil
+        drapes = []
     }
 
     /// Removes an image added with ``addImage(name:image:)``.
-    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil }
+    public mutating func removeImage(name: String) { images[name] = nil; imageInfo[name] = nil; iconFields[name] = nil; drapes = [] }
 
     /// The label and icon boxes placed in the last frame (screen pixels), for tests and debugging.
     public var placedSymbolBoxes: [SymbolBox] { placer.placed }
@@ -233,7 +251,7 @@ public struct MapRenderer {
     /// Renders one frame with the current ``symbolHistory`` (nil: as a snapshot).
     mutating func renderFrame(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
         if buffer.width != width || buffer.height != height { buffer = PixelBuffer(width: width, height: height) }
-        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
+        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio, focalHeight: focalHeight)
         if !startedPrewarm {
             // The attribution's glyph fields are made on other threads while this thread joins
             // the tiles and draws the map (same pixels: a field depends only on its glyph).
@@ -241,6 +259,10 @@ public struct MapRenderer {
             if showsOrnaments && text.regular.count == 0 { text.prewarm(attribution) }
         }
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
+        if drawsTerrain, customLayers.isEmpty, terrainStyle != nil, prepareDrape() {
+            renderDraped(camera, g, puck: puck, into: &buffer)
+            return
+        }
         if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {

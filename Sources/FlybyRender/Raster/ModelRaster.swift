@@ -8,7 +8,7 @@
 /// when all three edge functions are ≥ 0 (Pineda, "A parallel algorithm for polygon
 /// rasterization", SIGGRAPH 1988); where triangles overlap, the nearer (larger 1/W) wins.
 struct ModelRaster {
-    var depth = DepthBuffer()
+    var depth = DepthBuffer(width: 0, height: 0)
     /// Premultiplied 0xAARRGGBB per sample; 0 where empty.
     var colors: [UInt32] = []
     /// The pixels being drawn.
@@ -53,7 +53,7 @@ struct ModelRaster {
                 guard wa >= 0, wb >= 0, wc >= 0 else { continue }
                 let z = Float(wa * a.inverseDepth + wb * b.inverseDepth + wc * c.inverseDepth)
                 let k = (j - oy) * w + (i - ox)
-                if depth.testAndSet(k, z) { colors[k] = color }
+                if depth.test(index: k, depth: -z) { colors[k] = color }  // −1/W: smaller is nearer
             }
         }
     }

@@ -312,8 +312,8 @@ extension StyleProperty {
         row(.fogColor, nil, .sky, .color, .color(.white), .zoom, transition: true, "colour of the fog below the horizon"),
         row(.skyHorizonBlend, nil, .sky, .number, .number(0.8), range: unit, .zoom, transition: true, "0…1 of the sky blended to the horizon colour"),
         row(.horizonFogBlend, nil, .sky, .number, .number(0.8), range: unit, .zoom, transition: true, "0…1 of the horizon blended to the fog"),
-        row(.fogGroundBlend, nil, .sky, .number, .number(0.5), range: unit, .zoom, transition: true, "0…1 of the ground covered by fog",
-            drawing: .notDrawn("the fog band has a fixed shape")),
+        row(.fogGroundBlend, nil, .sky, .number, .number(0.5), range: unit, .zoom, transition: true,
+            "0…1 of the way from the map centre to the horizon where the fog over 3D terrain starts"),
         row(.atmosphereBlend, nil, .sky, .number, .number(0.8), range: unit, .zoom, transition: true, "0…1 of atmosphere around a globe",
             drawing: .notDrawn("the fog band has a fixed shape")),
         // raster

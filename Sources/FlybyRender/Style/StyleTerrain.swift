@@ -5,8 +5,8 @@ import FlybyData
 ///
 /// Flyby uses it for the camera: the camera's centre sits on the terrain, its eye never goes
 /// below the ground (``TerrainElevation``, `FlybyCore.Terrain`), `elevation(at:)` answers, and
-/// traces carry the eye's altitude. The map itself is still drawn flat (draping the layers on
-/// the relief is not built yet; docs/raster.md says so).
+/// traces carry the eye's altitude; and the renderer drapes the map on the relief
+/// (``TerrainDrape``, docs/terrain.md).
 public struct StyleTerrain: Sendable, Equatable {
     /// The `raster-dem` source's id.
     public var source: String

@@ -1,0 +1,356 @@
+import Dispatch
+import FlybyCore
+import FlybyData
+
+/// The map draped on the style's 3D terrain (Style Specification, `terrain`): the design is in
+/// docs/terrain.md.
+///
+/// 1. The *texture*: the map layers without labels, drawn flat by a second ``MapRenderer`` on a
+///    frame larger than the screen (``marginX`` more columns either side, ``marginTop`` more rows
+///    above and ``marginBottom`` below) with the screen's focal height, so its projection is the
+///    screen's own shifted by the margins (``MapTransform/init(size:state:focalHeight:)``):
+///    texture pixel (x + marginX, y + marginTop)
+///    sees the ground point that screen pixel (x, y) sees on the flat map. The margins hold the
+///    ground that relief moves into view (a ridge near the bottom of the screen shows ground that
+///    the flat map has below it). The ground plane is the terrain's height under the camera
+///    centre (the centre sits on the terrain surface, as in `FlybyCore.Terrain`).
+/// 2. The *mesh*: a grid of vertices every ``step`` texture pixels over the texture's ground, so
+///    the mesh is finer near the camera and coarser with distance; each vertex is the ground
+///    point its texture pixel sees, raised by the DEM's height there (``TerrainElevation``,
+///    exaggeration applied) minus the centre's, and projected with the camera's full perspective
+///    (``MapTransform/screenPoint(worldX:worldY:height:)``). One shared grid: no cracks.
+/// 3. The *raster*: the grid's triangles are rasterised with a depth buffer (``DepthBuffer``,
+///    depth along the view axis, nearest kept), interpolating the vertices' texture coordinates
+///    perspective-correctly (u/W, v/W and 1/W are affine in screen space), then each covered
+///    pixel samples the texture bilinearly once (deferred) and blends towards the sky's
+///    `fog-color` with distance (`fog-ground-blend`: 0 starts the fog at the map centre, 1 at the
+///    horizon, MapLibre's sky). Pixels the mesh does not cover show the texture's own pixel: the
+///    sky above the horizon (`sky-color`, `horizon-color`, `sky-horizon-blend`,
+///    `horizon-fog-blend`).
+///
+/// Threads: the mesh rows, then the screen rows, are split into bands; every band walks all the
+/// triangles in the same order and writes only its own rows, so the pixels equal one thread's.
+struct TerrainDrape {
+    /// Draws the texture: the style without labels or ornaments.
+    var texture: MapRenderer
+    var image: PixelBuffer
+    let marginX: Int
+    let marginTop: Int
+    let marginBottom: Int
+    /// Texture pixels between mesh vertices.
+    let step: Int
+    let elevation: TerrainElevation
+    /// The frame's depth buffer (points along the view axis; infinity: no relief, sky).
+    var depth: DepthBuffer
+    /// Per screen pixel: the texture coordinates of the relief seen there (valid where ``depth`` is finite).
+    var texU: [Float]
+    var texV: [Float]
+    /// The relief's triangles.
+    var mesh: DrapeMesh
+    /// What the texture and mesh were last made for: a repeated camera reuses them (the pixels are
+    /// the same either way; tested).
+    var key: DrapeKey?
+
+    struct DrapeKey: Equatable {
+        var camera: CameraState
+        var stateGeneration: Int
+        var layerRange: Range<Int>?
+        var mapPlaneLineWidths: Bool
+    }
+
+    init(style: LoadedStyle, elevation: TerrainElevation, width: Int, height: Int, pixelRatio: Double) throws(FontError) {
+        marginX = max(8, height * 15 / 100)
+        marginTop = max(8, height * 10 / 100)
+        marginBottom = max(8, height * 20 / 100)
+        step = 8
+        self.elevation = elevation
+        texture = try MapRenderer(style: style, width: width + 2 * marginX, height: height + marginTop + marginBottom,
+                                  pixelRatio: pixelRatio)
+        texture.drawsTerrain = false
+        texture.showsSymbols = false
+        texture.showsOrnaments = false
+        texture.attribution = ""
+        texture.focalHeight = Double(height)
+        image = PixelBuffer(width: width + 2 * marginX, height: height + marginTop + marginBottom)
+        depth = DepthBuffer(width: width, height: height)
+        texU = Array(repeating: 0, count: width * height)
+        texV = Array(repeating: 0, count: width * height)
+        mesh = DrapeMesh(step: step, width: width, textureWidth: image.width, textureHeight: image.height, marginX: marginX,
+                         marginTop: marginTop)
+    }
+
+    /// The texture's camera: the screen's, padded by the margins (points).
+    func textureCamera(_ camera: CameraState, pixelRatio r: Double) -> CameraState {
+        var c = camera
+        let mx = Double(marginX) / r, mt = Double(marginTop) / r, mb = Double(marginBottom) / r
+        c.padding = EdgeInsets(top: camera.padding.top + mt, left: camera.padding.left + mx,
+                               bottom: camera.padding.bottom + mb, right: camera.padding.right + mx)
+        return c
+    }
+
+    /// Draws the texture (unless ``key`` matches) and the relief into `view`.
+    mutating func draw(_ camera: CameraState, key newKey: DrapeKey, _ g: FrameGeometry, fog: Fog, threads: Int,
+                       pixelRatio: Double, into view: PixelBufferView) {
+        if key != newKey {
+            texture.threads = threads
+            texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
+            buildMesh(g, threads: threads)
+            key = newKey
+        }
+        let h = depth.height
+        let bands = max(1, min(threads, h / 16))
+        let bounds = (0...bands).map { $0 * h / bands }
+        let mesh = mesh
+        image.pixels.withUnsafeBufferPointer { tex in
+            depth.depths.withUnsafeMutableBufferPointer { d in
+                texU.withUnsafeMutableBufferPointer { u in
+                    texV.withUnsafeMutableBufferPointer { v in
+                        let out = DrapeOutput(depth: d.baseAddress!, u: u.baseAddress!, v: v.baseAddress!, view: view,
+                                              texture: tex.baseAddress!)
+                        if bands == 1 {
+                            mesh.rasterize(rows: 0..<h, out, fog: fog)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: bands) { k in
+                                mesh.rasterize(rows: bounds[k]..<bounds[k + 1], out, fog: fog)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Mesh
+
+    /// The grid of vertices over the texture's ground (rows from the horizon down).
+    mutating func buildMesh(_ g: FrameGeometry, threads: Int) {
+        let tw = image.width, th = image.height
+        let top = g.pitched ? max(0, Int((g.horizonY + Double(marginTop)).rounded(.up))) : 0
+        guard top < th else { mesh.columns = 0; mesh.rows = 0; return }
+        mesh.columns = (tw + step - 1) / step + 1
+        mesh.rows = (th - top + step - 1) / step + 1
+        let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
+        mesh.vertices = Array(repeating: SIMD4<Float>(repeating: .nan), count: columns * rows)
+        let t = g.transform
+        let base = elevation.elevation(at: t.state.center) ?? 0
+        let zoom = t.state.zoom
+        let elevation = elevation
+        mesh.vertices.withUnsafeMutableBufferPointer { buffer in
+            let out = VertexOutput(base: buffer.baseAddress!)
+            let bands = max(1, min(threads, rows))
+            DispatchQueue.concurrentPerform(iterations: bands) { k in
+                for j in (k * rows / bands)..<((k + 1) * rows / bands) {
+                    let ty = Double(min(th, top + j * step))
+                    for i in 0..<columns {
+                        let tx = Double(min(tw, i * step))
+                        let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
+                        let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
+                        let metres = (elevation.elevation(at: c) ?? 0) - base
+                        let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: zoom)
+                        guard let p = t.screenPoint(worldX: w.x, worldY: w.y, height: u), p.depth > g.near else { continue }
+                        out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
+                    }
+                }
+            }
+        }
+        mesh.top = top
+    }
+
+    // MARK: Symbols
+
+    /// `p` (a flat-map screen point below the horizon) moved to its place on the relief, and
+    /// whether the relief hides it there (its depth behind the depth buffer's by more than 1 %).
+    func lift(_ p: ScreenPoint, _ g: FrameGeometry) -> (point: ScreenPoint, hidden: Bool) {
+        let t = g.transform
+        guard p.y > g.horizonY else { return (p, false) }
+        let wp = t.worldPoint(for: p)
+        let c = WebMercator.unproject(x: wp.x, y: wp.y, worldSize: t.worldSize)
+        let base = elevation.elevation(at: t.state.center) ?? 0
+        let metres = (elevation.elevation(at: c) ?? 0) - base
+        let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: t.state.zoom)
+        guard let q = t.screenPoint(worldX: wp.x, worldY: wp.y, height: u) else { return (p, true) }
+        let x = Int(q.point.x.rounded(.down)), y = Int(q.point.y.rounded(.down))
+        guard x >= 0, y >= 0, x < depth.width, y < depth.height else { return (q.point, false) }
+        return (q.point, !depth.isVisible(x: x, y: y, depth: Float(q.depth), bias: 0.01))
+    }
+
+    /// The placed symbols moved onto the relief; those the relief hides are left out.
+    func lift(_ draws: [SymbolDraw], _ g: FrameGeometry) -> [SymbolDraw] {
+        var lifted: [SymbolDraw] = []
+        lifted.reserveCapacity(draws.count)
+        for draw in draws {
+            switch draw {
+            case let .icon(image, center, scale, rotation, opacity):
+                let l = lift(center, g)
+                if !l.hidden { lifted.append(.icon(image, center: l.point, scale: scale, rotation: rotation, opacity: opacity)) }
+            case let .sdfIcon(field, size, center, scale, rotation, color, halo, blur, haloColor):
+                let l = lift(center, g)
+                if !l.hidden {
+                    lifted.append(.sdfIcon(field, size: size, center: l.point, scale: scale, rotation: rotation, color: color, halo: halo,
+                                           haloBlur: blur, haloColor: haloColor))
+                }
+            case let .glyphs(glyphs, color, halo, blur, haloColor):
+                guard !glyphs.isEmpty, !lift(glyphs[glyphs.count / 2].origin, g).hidden else { continue }
+                var moved = glyphs
+                for k in moved.indices { moved[k].origin = lift(moved[k].origin, g).point }
+                lifted.append(.glyphs(moved, color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
+            case let .text(block, font, pixelSize, origin, pivot, cos, sin, color, halo, blur, haloColor):
+                let l = lift(origin, g)
+                if !l.hidden {
+                    lifted.append(.text(block, font: font, pixelSize: pixelSize, origin: l.point, pivot: pivot, cos: cos, sin: sin,
+                                        color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
+                }
+            }
+        }
+        return lifted
+    }
+}
+
+/// The relief's triangles and how they are rasterised (``TerrainDrape``): a grid of
+/// ``columns`` × ``rows`` vertices, one every ``step`` texture pixels from texture row ``top``.
+struct DrapeMesh: Sendable {
+    let step: Int
+    /// Frame width in pixels.
+    let width: Int
+    let textureWidth: Int
+    let textureHeight: Int
+    let marginX: Int
+    let marginTop: Int
+    /// Vertices: screen x, y, depth (nan: behind the near limit), row by row (their texture
+    /// coordinates are the grid's own, from the row and column).
+    var vertices: [SIMD4<Float>] = []
+    var columns = 0
+    var rows = 0
+    /// The texture row of vertex row 0 (the horizon's).
+    var top = 0
+
+    init(step: Int, width: Int, textureWidth: Int, textureHeight: Int, marginX: Int, marginTop: Int) {
+        self.step = step; self.width = width; self.textureWidth = textureWidth; self.textureHeight = textureHeight
+        self.marginX = marginX; self.marginTop = marginTop
+    }
+
+    /// Rasterises every mesh triangle into rows `rows` of the depth buffer, then shades those rows.
+    func rasterize(rows: Range<Int>, _ out: DrapeOutput, fog: Fog) {
+        let w = width
+        for k in (rows.lowerBound * w)..<(rows.upperBound * w) { out.depth[k] = .infinity }
+        let columns = self.columns
+        if self.rows >= 2 && columns >= 2 {
+            let tw = Float(textureWidth), th = Float(textureHeight), s = Float(step), top = Float(top)
+            for j in 0..<(self.rows - 1) {
+                let v0 = min(th, top + Float(j) * s), v1 = min(th, top + Float(j + 1) * s)
+                for i in 0..<(columns - 1) {
+                    let a = vertices[j * columns + i], b = vertices[j * columns + i + 1]
+                    let c = vertices[(j + 1) * columns + i], d = vertices[(j + 1) * columns + i + 1]
+                    let u0 = min(tw, Float(i) * s), u1 = min(tw, Float(i + 1) * s)
+                    if !a.z.isNaN && !b.z.isNaN && !c.z.isNaN {
+                        triangle(a, SIMD2(u0, v0), b, SIMD2(u1, v0), c, SIMD2(u0, v1), rows: rows, out)
+                    }
+                    if !b.z.isNaN && !d.z.isNaN && !c.z.isNaN {
+                        triangle(b, SIMD2(u1, v0), d, SIMD2(u1, v1), c, SIMD2(u0, v1), rows: rows, out)
+                    }
+                }
+            }
+        }
+        shade(rows: rows, out, fog: fog)
+    }
+
+    /// One triangle (screen x, y, depth in `.x .y .z`; texture coordinates `ta`, `tb`, `tc`),
+    /// pixel centres inside or on an edge, nearest depth kept.
+    @inline(__always)
+    func triangle(_ a: SIMD4<Float>, _ ta: SIMD2<Float>, _ b: SIMD4<Float>, _ tb: SIMD2<Float>, _ c: SIMD4<Float>,
+                  _ tc: SIMD2<Float>, rows: Range<Int>, _ out: DrapeOutput) {
+        let w = width
+        let minY = max(rows.lowerBound, Int((min(a.y, b.y, c.y) - 0.5).rounded(.up)))
+        let maxY = min(rows.upperBound - 1, Int((max(a.y, b.y, c.y) - 0.5).rounded(.down)))
+        guard minY <= maxY else { return }
+        let minX = max(0, Int((min(a.x, b.x, c.x) - 0.5).rounded(.up)))
+        let maxX = min(w - 1, Int((max(a.x, b.x, c.x) - 0.5).rounded(.down)))
+        guard minX <= maxX else { return }
+        let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        guard area != 0, area.isFinite else { return }
+        let inv = 1 / area
+        let ia = 1 / a.z, ib = 1 / b.z, ic = 1 / c.z
+        let ua = ta * ia, ub = tb * ib, uc = tc * ic
+        for y in minY...maxY {
+            let py = Float(y) + 0.5
+            for x in minX...maxX {
+                let px = Float(x) + 0.5
+                // Barycentric weights (signed areas over the whole).
+                let wa = ((b.x - px) * (c.y - py) - (b.y - py) * (c.x - px)) * inv
+                let wb = ((c.x - px) * (a.y - py) - (c.y - py) * (a.x - px)) * inv
+                let wc = 1 - wa - wb
+                guard wa >= 0, wb >= 0, wc >= 0 else { continue }
+                let iz = wa * ia + wb * ib + wc * ic
+                let z = 1 / iz
+                let k = y * w + x
+                guard z < out.depth[k] else { continue }
+                out.depth[k] = z
+                let t = (ua * wa + ub * wb + uc * wc) * z
+                out.u[k] = t.x
+                out.v[k] = t.y
+            }
+        }
+    }
+
+    /// Colours rows `rows`: the texture sampled where the relief is (with fog), else the texture's
+    /// own pixel (the sky).
+    func shade(rows: Range<Int>, _ out: DrapeOutput, fog: Fog) {
+        let w = width, tw = textureWidth, th = textureHeight
+        let tex = out.texture
+        do {
+            for y in rows {
+                let row = out.view.row(y)
+                for x in 0..<w {
+                    let k = y * w + x
+                    let z = out.depth[k]
+                    guard z.isFinite else {
+                        row[x] = tex[(y + marginTop) * tw + x + marginX]
+                        continue
+                    }
+                    // Bilinear between texel centres, clamped at the texture's edges.
+                    let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
+                    let x0 = Int(fx), y0 = Int(fy)
+                    let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
+                    let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
+                    var p = bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
+                    let f = fog.amount(depth: z)
+                    if f > 0 { p = scaleAll(p, 256 - f) &+ scaleAll(fog.color, f) }
+                    row[x] = p
+                }
+            }
+        }
+    }
+
+}
+
+/// Fog over the relief: `color` (premultiplied) blended in by depth, none nearer than `start`
+/// points, fully (× the colour's alpha) at `end` (the horizon's depth), smoothstep between.
+struct Fog {
+    var color: UInt32
+    var start: Float
+    var end: Float
+    var opacity: Float
+
+    /// The fog's weight at `depth`, 0…256.
+    @inline(__always)
+    func amount(depth: Float) -> UInt32 {
+        guard depth > start, end > start, opacity > 0 else { return 0 }
+        let t = min(1, (depth - start) / (end - start))
+        return UInt32(t * t * (3 - 2 * t) * opacity * 256)
+    }
+}
+
+/// The per-pixel outputs the raster bands share; each band writes only its rows.
+struct DrapeOutput: @unchecked Sendable {
+    let depth: UnsafeMutablePointer<Float>
+    let u: UnsafeMutablePointer<Float>
+    let v: UnsafeMutablePointer<Float>
+    let view: PixelBufferView
+    /// The texture's pixels.
+    let texture: UnsafePointer<UInt32>
+}
+
+/// The mesh vertices the mesh bands share; each band writes only its rows.
+struct VertexOutput: @unchecked Sendable {
+    let base: UnsafeMutablePointer<SIMD4<Float>>
+}

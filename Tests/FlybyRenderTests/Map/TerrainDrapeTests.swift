@@ -1,0 +1,130 @@
+import FlybyCore
+import FlybyData
+@testable import FlybyRender
+import FlybyTestSupport
+import Testing
+
+/// The map draped on the style's terrain (docs/terrain.md): occlusion of labels by the relief,
+/// determinism across threads and the texture cache, and the 3D projection's agreement with the
+/// ground homography.
+@Suite struct TerrainDrapeTests {
+    /// Jacksboro at exaggeration 2 with a sky and two labels, one behind a ridge as seen from
+    /// ``camera`` and one before it (Fixtures/terrain/jacksboro-3d.json).
+    static let style: LoadedStyle = {
+        var loader = StyleLoader()
+        return try! loader.load(repositoryRoot(filePath: RenderGoldenTests.sourceFile) + "/Tests/FlybyRenderTests/Fixtures/terrain/jacksboro-3d.json")
+    }()
+
+    /// Looking north-west across the Jacksboro ridge, low over the valley before it.
+    static let camera = CameraState(center: LocationCoordinate2D(latitude: 36.5816, longitude: -84.2358), zoom: 13.5,
+                                    bearing: 315, pitch: 75)
+
+    static func render(_ camera: CameraState = camera, threads: Int = 1, terrain: Bool = true,
+                       width: Int = 320, height: Int = 180) throws -> (PixelBuffer, MapRenderer) {
+        var renderer = try MapRenderer(style: style, width: width, height: height)
+        renderer.threads = threads
+        renderer.drawsTerrain = terrain
+        var frame = PixelBuffer(width: width, height: height)
+        renderer.render(camera: camera, into: &frame)
+        return (frame, renderer)
+    }
+
+    /// The widths (pixels) of the labels drawn in the renderer's last frame, narrowest first:
+    /// 'Before' is narrower than 'Behind the ridge'.
+    static func labelWidths(_ r: MapRenderer) -> [Float] {
+        r.symbolDraws.compactMap { draw -> Float? in
+            guard case let .text(block, _, _, _, _, _, _, _, _, _, _) = draw else { return nil }
+            return block.size.x
+        }.sorted()
+    }
+
+    @Test func aRidgeHidesTheLabelBehindItButNotTheOneBeforeIt() throws {
+        let (_, flat) = try Self.render(terrain: false, width: 640, height: 360)
+        let both = Self.labelWidths(flat)
+        try #require(both.count == 2, "both labels on the flat map: \(both), \(flat.symbolDraws.count) draws, \(flat.placedSymbolBoxes)")
+        let (_, relief) = try Self.render(width: 640, height: 360)
+        #expect(Self.labelWidths(relief) == [both[0]], "the ridge hides 'Behind the ridge', not 'Before'")
+    }
+
+    @Test func theReliefChangesTheFrameAndTurningItOffGivesTheFlatMap() throws {
+        let (draped, _) = try Self.render()
+        let (flat, _) = try Self.render(terrain: false)
+        let differing = zip(draped.pixels, flat.pixels).filter { $0 != $1 }.count
+        #expect(differing > draped.pixels.count / 4, "\(differing) pixels differ")
+        // The flat renderer on the same style without its terrain draws the same flat frame.
+        var plain = try MapRenderer(style: Self.style, width: 320, height: 180)
+        plain.drawsTerrain = false
+        var again = PixelBuffer(width: 320, height: 180)
+        plain.render(camera: Self.camera, into: &again)
+        #expect(again == flat)
+    }
+
+    @Test func framesAreTheSameOnOneAndTwoThreads() throws {
+        let (one, _) = try Self.render(threads: 1)
+        let (two, _) = try Self.render(threads: 2)
+        #expect(one == two)
+    }
+
+    @Test func aWarmRendererDrawsTheSameBytesAsAColdOne() throws {
+        var renderer = try MapRenderer(style: Self.style, width: 320, height: 180)
+        var cold = PixelBuffer(width: 320, height: 180)
+        renderer.render(camera: Self.camera, into: &cold)
+        var warm = PixelBuffer(width: 320, height: 180)
+        renderer.render(camera: Self.camera, into: &warm)
+        #expect(warm == cold, "the repeated camera reuses the texture")
+        // Another camera, then back: the cache must miss and give the cold frame again.
+        var other = Self.camera
+        other.bearing += 20
+        var between = PixelBuffer(width: 320, height: 180)
+        renderer.render(camera: other, into: &between)
+        #expect(between != cold)
+        renderer.render(camera: Self.camera, into: &warm)
+        #expect(warm == cold)
+        // Without reuse the repeated camera redraws everything, to the same bytes.
+        renderer.reusesTerrainFrame = false
+        renderer.render(camera: Self.camera, into: &warm)
+        #expect(warm == cold)
+    }
+
+    @Test func theProjectionAtHeightZeroIsTheGroundHomography() throws {
+        let t = MapTransform(size: ScreenSize(width: 1280, height: 720),
+                             state: CameraState(center: LocationCoordinate2D(latitude: 36.6, longitude: -84.2), zoom: 13, bearing: 30,
+                                                pitch: 60))
+        for (sx, sy) in [(100.0, 500.0), (640, 360), (1200, 700), (10, 200)] {
+            let w = t.worldPoint(for: ScreenPoint(x: sx, y: sy))
+            let p = try #require(t.screenPoint(worldX: w.x, worldY: w.y, height: 0))
+            #expect(abs(p.point.x - sx) < 1e-6 && abs(p.point.y - sy) < 1e-6, "\(p.point) for \(sx), \(sy)")
+            // A raised point is drawn higher on the screen and nearer the camera.
+            let up = try #require(t.screenPoint(worldX: w.x, worldY: w.y, height: 50))
+            #expect(up.point.y < p.point.y && up.depth < p.depth)
+        }
+    }
+
+    @Test func aLargerScreenWithTheSameFocalHeightSeesTheSameViewShifted() {
+        let state = CameraState(center: LocationCoordinate2D(latitude: 36.6, longitude: -84.2), zoom: 13, bearing: 30, pitch: 60)
+        let screen = MapTransform(size: ScreenSize(width: 400, height: 300), state: state)
+        var padded = state
+        padded.padding = EdgeInsets(top: 30, left: 50, bottom: 60, right: 50)
+        let texture = MapTransform(size: ScreenSize(width: 500, height: 390), state: padded, focalHeight: 300)
+        for (x, y) in [(10.0, 290.0), (200, 150), (390, 20)] {
+            let a = screen.worldPoint(for: ScreenPoint(x: x, y: y))
+            let b = texture.worldPoint(for: ScreenPoint(x: x + 50, y: y + 30))
+            #expect(abs(a.x - b.x) < 1e-6 && abs(a.y - b.y) < 1e-6)
+        }
+    }
+
+    @Test func aDepthBufferKeepsTheNearestAndTestsVisibilityWithABias() {
+        var d = DepthBuffer(width: 4, height: 3)
+        let first = d.test(x: 1, y: 1, depth: 10)
+        let farther = d.test(x: 1, y: 1, depth: 12)
+        let nearer = d.test(x: 1, y: 1, depth: 8)
+        #expect(first && !farther && nearer, "the nearest is kept")
+        #expect(d.depth(x: 1, y: 1) == 8)
+        #expect(d.isVisible(x: 1, y: 1, depth: 8.05, bias: 0.01))
+        #expect(!d.isVisible(x: 1, y: 1, depth: 9, bias: 0.01))
+        let outside = d.test(x: 4, y: 0, depth: 1)
+        #expect(!outside, "outside the frame")
+        d.clear(rows: 0..<3)
+        #expect(d.depth(x: 1, y: 1) == .infinity)
+    }
+}
