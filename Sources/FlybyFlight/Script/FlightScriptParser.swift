@@ -53,7 +53,8 @@ public enum FlightScriptParser {
     public static let longTime = 600.0
     static let timeKeys: Set<String> = ["duration", "maxDuration", "wait", "hold", "delay", "animationDuration", "at"]
 
-    /// Warnings for a script that parsed: every time over ``longTime`` seconds (by JSON path).
+    /// Warnings for a script that parsed: every time over ``longTime`` seconds, and every
+    /// `center` that looks like `[latitude, longitude]` (``SwappedCentre``), by JSON path.
     public static func warnings(_ c: JSONCursor) -> [String] {
         var found: [String] = []
         func walk(_ c: JSONCursor) {
@@ -63,6 +64,11 @@ public enum FlightScriptParser {
                 for (key, value) in (try? c.members()) ?? [] {
                     if timeKeys.contains(key), let t = value.node.doubleValue, t > longTime {
                         found.append(value.error("\(key) \(t) s is over \(Int(longTime / 60)) minutes (times in flight scripts are seconds, not milliseconds)").description)
+                    }
+                    if key == "center", let pair = value.node.arrayValue, pair.count == 2,
+                       let first = pair[0].doubleValue, let second = pair[1].doubleValue,
+                       let warning = SwappedCentre.warning(first, second) {
+                        found.append(value.error(warning).description)
                     }
                     walk(value)
                 }
