@@ -117,10 +117,11 @@ public enum SegmentExport {
         let style = plan.style
         let loadedStyle = try VideoExport.loadStyle(style, tileCacheBytes: options.tileCacheBytes, tileCacheTiles: options.tileCacheTiles)
         let (w, h) = (plan.width, plan.height)
+        let puck3D = plan.puck3D
         let pipeline = FramePipeline(threads: options.threads, encode: { @Sendable (pixels, bytes) in
             Y4MWriter.convert(pixels, width: w, height: h, chroma: .c420jpeg, matrix: .bt709, into: &bytes)
         }, prefetch: VideoExport.prefetcher(loadedStyle, plan: plan)) {
-            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h)) }
+            if let loadedStyle { return try makeFrameRenderer(loadedStyle: loadedStyle, size: (w, h), puck3D: puck3D) }
             return try makeFrameRenderer(style: style, size: (w, h))
         }
 

@@ -23,6 +23,8 @@ final class LiveMap {
     var threads = 1
     /// Device pixels per point (``MapRenderer/pixelRatio``, 1…4).
     var pixelRatio = 1.0
+    /// The puck as a 3D model (a flight's `location.puck3D`); nil: the 2D puck.
+    var puck3D: Puck3D?
     private var lineLayers: Set<String> = []
     private var symbolLayers: Set<String> = []
 
@@ -55,6 +57,7 @@ final class LiveMap {
             renderer?.showsOrnaments = false
             renderer?.attribution = ""
             renderer?.threads = threads
+            renderer?.puck3D = puck3D
             featureStatesChanged = true
         }
         if featureStatesChanged {
@@ -101,8 +104,10 @@ extension MapRendererHooks {
     /// `pixelRatio` (1…4) draws the map at that many device pixels per point (the window's
     /// `--pixel-ratio`: the camera and query points are in points, the buffer in pixels).
     /// - Throws: `InputError` when the style cannot be loaded.
-    public static func mapRenderer(style: String, threads: Int = 1, pixelRatio: Int = 1) throws -> MapRendererHooks {
+    /// `puck3D` draws the puck as that model (a flight's `location.puck3D`).
+    public static func mapRenderer(style: String, threads: Int = 1, pixelRatio: Int = 1, puck3D: Puck3D? = nil) throws -> MapRendererHooks {
         let map = try LiveMap(style: style, pixelRatio: Double(min(max(pixelRatio, 1), 4)))
+        map.puck3D = puck3D
         map.threads = threads
         return MapRendererHooks(
             draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },

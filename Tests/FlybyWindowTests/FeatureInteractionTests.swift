@@ -166,3 +166,23 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         #expect(base.allSatisfy { $0.x >= 2 + 6 }, "the pointer's base stays off the rounded corner: \(base)")
     }
 }
+
+/// The window's map draws a flight's 3D puck (`location.puck3D`), not the 2D one.
+@Suite struct WindowPuck3DTests {
+    @Test func theWindowsMapDrawsTheFlightsModelPuck() throws {
+        let here = LocationCoordinate2D(latitude: 60.1699, longitude: 24.9445)
+        let puck = PuckState(location: Location(coordinate: here, timestamp: 0, course: 45, horizontalAccuracy: 0))
+        let camera = CameraState(center: here, zoom: 16, pitch: 50)
+        let arrow = try GLTFModel.load(path: try #require(BuiltinData.path("models/arrow.glb")))
+        func frame(_ hooks: MapRendererHooks) -> PixelBuffer {
+            var b = PixelBuffer(width: 240, height: 160)
+            hooks.draw(camera, puck, &b)
+            return b
+        }
+        let flat = frame(try .mapRenderer(style: "world"))
+        let model = frame(try .mapRenderer(style: "world", puck3D: Puck3D(model: arrow)))
+        let again = frame(try .mapRenderer(style: "world", puck3D: Puck3D(model: arrow)))
+        #expect(model != flat, "the model puck is drawn instead of the 2D one")
+        #expect(model == again)
+    }
+}

@@ -58,6 +58,7 @@ enum WindowCommand: FlybyCommand {
         }
 
         let session: WindowSession
+        var puck3D: Puck3D?
         if let scriptPath = parsed.string("script") {
             if parsed.has("camera") { throw CommandError("--camera and --script cannot be combined: the flight sets the camera") }
             var script = try FlightScriptParser.parse(bytes: try readFile(scriptPath), file: scriptPath)
@@ -71,6 +72,7 @@ enum WindowCommand: FlybyCommand {
                 options.size = script.size
             }
             options.style = script.style
+            puck3D = script.location?.puck3D
             session = WindowSession(script: script, startCamera: start, size: options.size, terrain: try StyleResolver.terrain(of: script))
         } else {
             let style = parsed.string("style")!
@@ -87,7 +89,7 @@ enum WindowCommand: FlybyCommand {
         }
 
         // The map renderer plugs in here (MapRendererHooks).
-        let renderer = try MapRendererHooks.mapRenderer(style: options.style, threads: threads, pixelRatio: options.pixelRatio)
+        let renderer = try MapRendererHooks.mapRenderer(style: options.style, threads: threads, pixelRatio: options.pixelRatio, puck3D: puck3D)
 
         if ProcessInfo.processInfo.environment["DISPLAY"] == nil && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
             && ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
