@@ -161,7 +161,7 @@ public enum VideoExport {
         }
         if let tracePath = options.tracePath {
             var bytes = TraceWriter.header(fps: plan.fps, size: ScreenSize(width: Double(logicalPlan.width), height: Double(logicalPlan.height)),
-                                           style: plan.style)
+                                           style: plan.style, puck3D: plan.puck3D)
             for r in plan.records { TraceWriter.appendFrame(r, to: &bytes) }
             do { try AtomicFileWriter.write(bytes, to: tracePath) } catch {
                 throw VideoExportError(AtomicFileWriter.failureMessage(error, writing: tracePath))

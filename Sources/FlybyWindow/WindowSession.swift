@@ -58,6 +58,8 @@ public final class WindowSession {
     private var holdsInput = false
     private var recording: (bytes: [UInt8], startFrame: Int)?
     private var style: String
+    /// The flight's `location.puck3D`, written into recorded trace headers (docs/formats.md §3).
+    private var puck3D: Puck3D?
 
     /// An interactive session starting at `camera`. With the style's `terrain`
     /// (``StyleResolver/terrain(of:)``) no gesture or animation puts the eye below the ground
@@ -82,6 +84,7 @@ public final class WindowSession {
         simulation = r.simulation
         simTime = 0
         style = script.style
+        puck3D = script.location?.puck3D
         if let size { simulation.mapboxMap.setSize(size) }
         install()
         firstRecord = r.start()
@@ -342,7 +345,7 @@ public final class WindowSession {
 
     /// Starts recording a trace (docs/formats.md §3) at the current frame, which becomes frame 0.
     public func startRecording() {
-        var bytes = TraceWriter.header(fps: fps, size: simulation.mapboxMap.size, style: style)
+        var bytes = TraceWriter.header(fps: fps, size: simulation.mapboxMap.size, style: style, puck3D: puck3D)
         let start = clock.frame
         let r = firstRecord ?? currentRecord()
         firstRecord = nil

@@ -201,6 +201,23 @@ private func run(_ s: WindowSession, _ actions: [WindowAction], ticks: Int = 1) 
         #expect(bytes.starts(with: traced), "the window's trace starts with flyby trace, byte for byte")
         #expect(bytes.split(separator: 10).count - traced.split(separator: 10).count < 4)
     }
+
+    @Test func aRecordingOfAFlightWithA3DPuckNamesTheModelInItsHeaderAsFlybyTraceDoes() throws {
+        let text = #"""
+        {"flyby": 1, "size": [320, 180], "fps": 10, "style": "city",
+         "location": {"track": "helsinki-drive", "puck3D": {"model": "arrow", "modelOpacity": 0.5}},
+         "steps": [{"wait": 0.3}]}
+        """#
+        let script = try FlightScriptParser.parse(bytes: Array(text.utf8), file: "/tmp/w.flight.json")
+        let traced = try TraceWriter.trace(of: script)
+        let s = WindowSession(script: script, startCamera: try StyleResolver.defaultCamera(of: script))
+        s.startRecording()
+        while !(s.runner!.isFinished) { s.step() }
+        let bytes = try #require(s.stopRecording())
+        let header = bytes.prefix { $0 != 10 }
+        #expect(header.elementsEqual(traced.prefix { $0 != 10 }), "the same header as flyby trace")
+        #expect(try TraceReader.read(bytes: bytes, file: "/tmp/w.trace.jsonl").puck3D == script.location?.puck3D)
+    }
 }
 
 /// The window over a style with `terrain` (issue 19 item 4): its gestures keep the eye above

@@ -1,4 +1,5 @@
 import FlybyData
+import Foundation
 import FlybyRender
 
 /// The optional `puck3D` object of a flight's `location` and of a trace header (docs/formats.md
@@ -29,7 +30,9 @@ enum Puck3DParser {
         }
         let model: GLTFModel
         do { model = try GLTFModel.load(path: path) } catch { throw modelField.error("").referring(to: error) }
-        var puck = Puck3D(model: model)
+        let absolute = name.hasSuffix(".glb") && !path.hasPrefix("/")
+            ? FileManager.default.currentDirectoryPath + "/" + path : path
+        var puck = Puck3D(model: model, modelName: name.hasSuffix(".glb") ? absolute : name)
         if let v = try c.member("modelScale") { puck.modelScale = try vector(v, range: -1e6...1e6, what: "scale") }
         if let v = try c.member("modelRotation") { puck.modelRotation = try vector(v, range: -36_000...36_000, what: "angle") }
         if let v = try c.member("modelOpacity") { puck.modelOpacity = try v.double(in: 0...1, what: "modelOpacity") }

@@ -62,7 +62,7 @@ extension TraceWriter {
     /// tick of the script's fixed-step clock, starting at the style's root camera where the
     /// script gives none. The same script always gives the same bytes.
     public static func trace(of script: FlightScript) throws -> [UInt8] {
-        var bytes = header(fps: script.fps, size: script.size, style: script.style)
+        var bytes = header(fps: script.fps, size: script.size, style: script.style, puck3D: script.location?.puck3D)
         let runner = FlightRunner(script: script, startCamera: try StyleResolver.defaultCamera(of: script),
                                   terrain: try StyleResolver.terrain(of: script))
         try runner.run { appendFrame($0, to: &bytes) }

@@ -1,11 +1,14 @@
 import FlybyCore
 import FlybyData
+import FlybyRender
 
 /// Writes traces (docs/formats.md §3): JSON Lines, a header, then one line per tick. Numbers use
 /// Swift's shortest round-trip form, so the same flight gives the same bytes on every run.
 public struct TraceWriter {
-    /// The header line (with its newline).
-    public static func header(fps: Double, size: ScreenSize, style: String) -> [UInt8] {
+    /// The header line (with its newline). `puck3D`, when it has a ``Puck3D/modelName``, is
+    /// written as the header's `puck3D` object with every field explicit (docs/formats.md §3), so
+    /// `flyby play` of the trace draws the same model.
+    public static func header(fps: Double, size: ScreenSize, style: String, puck3D: Puck3D? = nil) -> [UInt8] {
         var out: [UInt8] = []
         append(#"{"flyby":1,"kind":"trace","fps":"#, &out)
         JSONWriter.appendNumber(fps, to: &out)
@@ -15,8 +18,32 @@ public struct TraceWriter {
         JSONWriter.appendNumber(size.height, to: &out)
         append(#"],"style":"#, &out)
         JSONWriter.appendString(style, to: &out)
+        if let puck3D, let name = puck3D.modelName {
+            append(#","puck3D":{"model":"#, &out)
+            JSONWriter.appendString(name, to: &out)
+            append(#","modelScale":"#, &out)
+            appendVector(puck3D.modelScale, &out)
+            append(#","modelRotation":"#, &out)
+            appendVector(puck3D.modelRotation, &out)
+            append(#","modelOpacity":"#, &out)
+            JSONWriter.appendNumber(puck3D.modelOpacity, to: &out)
+            append(#","modelScaleMode":"#, &out)
+            JSONWriter.appendString(puck3D.modelScaleMode.rawValue, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
         append("}\n", &out)
         return out
+    }
+
+    /// `[x,y,z]`.
+    private static func appendVector(_ v: SIMD3<Double>, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        JSONWriter.appendNumber(v.x, to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONWriter.appendNumber(v.y, to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONWriter.appendNumber(v.z, to: &out)
+        out.append(UInt8(ascii: "]"))
     }
 
     /// Appends one frame line (with its newline) to `out`. The line is built in stack memory and

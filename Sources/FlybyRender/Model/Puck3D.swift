@@ -35,11 +35,16 @@ public struct Puck3D: Sendable, Equatable {
     /// Opacity of the whole model, 0…1 (hidden faces never show through); default 1.
     public var modelOpacity: Double
     public var modelScaleMode: ScaleMode
+    /// What the model was chosen by in a flight or trace (its `puck3D.model`): a built-in
+    /// model's name, or the `.glb` file's absolute path. Trace headers write it back (docs/formats.md
+    /// §3), so a trace made from a flight replays with the same model; nil for a model made in
+    /// code, which no trace can name (its header then has no `puck3D`).
+    public var modelName: String?
 
     public init(model: GLTFModel, modelScale: SIMD3<Double> = SIMD3(1, 1, 1), modelRotation: SIMD3<Double> = SIMD3(0, 0, 90),
-                modelOpacity: Double = 1, modelScaleMode: ScaleMode = .viewport) {
+                modelOpacity: Double = 1, modelScaleMode: ScaleMode = .viewport, modelName: String? = nil) {
         self.model = model; self.modelScale = modelScale; self.modelRotation = modelRotation
-        self.modelOpacity = modelOpacity; self.modelScaleMode = modelScaleMode
+        self.modelOpacity = modelOpacity; self.modelScaleMode = modelScaleMode; self.modelName = modelName
     }
 
     /// The zoom factor `s(zoom)` of ``ScaleMode/viewport``: Mapbox's default

@@ -42,6 +42,31 @@ import Testing
         #expect(PlaybackPlan.trace(trace).puck3D == trace.puck3D)
     }
 
+    @Test func aTraceOfAFlightCarriesItsPuck3DIntoTheHeader() throws {
+        let script = try Self.parse(Self.flight(#"{"model": "arrow", "modelScale": [2, 3, 4], "modelOpacity": 0.5}"#))
+        let bytes = try TraceWriter.trace(of: script)
+        let header = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        #expect(header.hasSuffix(#","puck3D":{"model":"arrow","modelScale":[2,3,4],"modelRotation":[0,0,90],"modelOpacity":0.5,"modelScaleMode":"viewport"}}"#), "\(header)")
+        let trace = try TraceReader.read(bytes: bytes, file: "/elsewhere/t.trace.jsonl")
+        #expect(trace.puck3D == script.location?.puck3D, "the trace replays with the flight's model and fields")
+        let plain = try Self.parse(Self.flight("null").replacingOccurrences(of: #", "puck3D": null"#, with: ""))
+        let plainHeader = String(decoding: try TraceWriter.trace(of: plain).prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        #expect(!plainHeader.contains("puck3D"), "the 2D puck writes no puck3D")
+    }
+
+    @Test func aModelFileIsWrittenAsAnAbsolutePathSoATraceElsewhereFindsIt() throws {
+        let folder = NSTemporaryDirectory() + "flyby-puck3d-file-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/flights", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arrow = try #require(BuiltinData.path("models/arrow.glb"))
+        try FileManager.default.copyItem(atPath: arrow, toPath: folder + "/flights/car.glb")
+        let script = try Self.parse(Self.flight(#"{"model": "car.glb"}"#), file: folder + "/flights/p.flight.json")
+        #expect(script.location?.puck3D?.modelName == folder + "/flights/car.glb")
+        let trace = try TraceReader.read(bytes: try TraceWriter.trace(of: script), file: folder + "/t.trace.jsonl")
+        #expect(trace.puck3D?.model == script.location?.puck3D?.model)
+        #expect(trace.puck3D?.modelName == folder + "/flights/car.glb")
+    }
+
     @Test(arguments: [
         (#"{"model": "car"}"#, "puck3D.model: unknown built-in model 'car' (known: arrow; a file name ends in .glb)"),
         (#"{"model": "missing.glb"}"#, "puck3D.model: no such file (while reading /tmp/missing.glb)"),
