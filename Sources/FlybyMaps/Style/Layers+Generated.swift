@@ -71,6 +71,8 @@ public struct FillExtrusionLayer: Layer {
     public var fillExtrusionTranslate: Value<[Double]>?
     /// `fill-extrusion-translate-anchor`: what `translate` is relative to: the map (rotates with it) or the viewport. Default `map`.
     public var fillExtrusionTranslateAnchor: Value<FillExtrusionTranslateAnchor>?
+    /// `fill-extrusion-vertical-gradient`: whether walls are shaded darker farther down. Default `true`.
+    public var fillExtrusionVerticalGradient: Value<Bool>?
 
     public init(id: String, source: String) { self.id = id; self.source = source }
 
@@ -82,6 +84,7 @@ public struct FillExtrusionLayer: Layer {
         w.add(.fillExtrusionBase, fillExtrusionBase)
         w.add(.fillExtrusionTranslate, fillExtrusionTranslate)
         w.add(.fillExtrusionTranslateAnchor, fillExtrusionTranslateAnchor)
+        w.add(.fillExtrusionVerticalGradient, fillExtrusionVerticalGradient)
         return w.node(id: id, type: type, source: source, filter: filter, minZoom: minZoom, maxZoom: maxZoom, visibility: visibility)
     }
 }

@@ -14,6 +14,7 @@ public enum StyleProperty: String, Sendable, CaseIterable {
     case fillExtrusionColor = "fill-extrusion-color", fillExtrusionOpacity = "fill-extrusion-opacity"
     case fillExtrusionHeight = "fill-extrusion-height", fillExtrusionBase = "fill-extrusion-base"
     case fillExtrusionTranslate = "fill-extrusion-translate", fillExtrusionTranslateAnchor = "fill-extrusion-translate-anchor"
+    case fillExtrusionVerticalGradient = "fill-extrusion-vertical-gradient"
     // line
     case lineCap = "line-cap", lineJoin = "line-join", lineMiterLimit = "line-miter-limit"
     case lineRoundLimit = "line-round-limit", lineSortKey = "line-sort-key"
@@ -176,6 +177,8 @@ extension StyleProperty {
         row(.fillExtrusionTranslate, .fillExtrusion, .paint, offset2, zero2, .zoom, transition: true, translateUnits),
         row(.fillExtrusionTranslateAnchor, .fillExtrusion, .paint, mapOrViewport, .string("map"), .zoom, transition: false,
             translateAnchorUnits),
+        row(.fillExtrusionVerticalGradient, .fillExtrusion, .paint, .boolean, .bool(true), .zoom, transition: false,
+            "whether walls are shaded darker farther down"),
         // line
         row(.lineCap, .line, .layout, .enumeration(["butt", "round", "square"]), .string("butt"), .zoom, transition: false,
             "how open line ends are drawn"),

@@ -22,10 +22,11 @@ import Testing
         """
     }
 
-    static func render(_ json: String, camera: CameraState, size: Int = 200) throws -> PixelBuffer {
+    static func render(_ json: String, camera: CameraState, size: Int = 200, threads: Int = 1) throws -> PixelBuffer {
         var loader = StyleLoader()
         let loaded = try loader.load(style: try Style.parse(Array(json.utf8), file: "extrusion.json"))
         var renderer = try MapRenderer(style: loaded, width: size, height: size)
+        renderer.threads = threads
         renderer.showsOrnaments = false
         renderer.attribution = ""
         var frame = PixelBuffer(width: size, height: size)
@@ -64,7 +65,9 @@ import Testing
         // 0.2 + 0.8 · cos 80°). Looking north-west the camera sees the east and south walls;
         // looking north-east, the south and west ones.
         let light = #"{"anchor": "map", "position": [1.15, 90, 80], "intensity": 0.8}"#
-        let json = Self.style([(60, 24)], light: light)
+        // Without the vertical gradient (its darkening has tests of its own below), so the
+        // figures are the light's alone.
+        let json = Self.style([(60, 24)], paint: #", "fill-extrusion-vertical-gradient": false"#, light: light)
         func brightestRed(bearing: Double) throws -> UInt32 {
             let f = try Self.render(json, camera: CameraState(center: LocationCoordinate2D(latitude: 59.9997, longitude: 24), zoom: 17,
                                                               bearing: bearing, pitch: 60))
@@ -74,6 +77,62 @@ import Testing
         let seesEastWall = try brightestRed(bearing: -45), seesWestWall = try brightestRed(bearing: 45)
         #expect(seesEastWall > 230, "the lit wall: \(seesEastWall)")
         #expect(seesWestWall < 110, "no lit face: \(seesWestWall)")
+    }
+
+    /// The red channel down column `x` of the south wall's pixels, top to bottom: the pixels
+    /// wholly inside a red face (green 0), less the roof seen from above (the first run of one
+    /// shade) and the row where roof and wall meet.
+    static func wallReds(_ f: PixelBuffer, x: Int) -> [UInt32] {
+        var faces: [UInt32] = []
+        for y in 0..<f.height {
+            let p = f.pixel(x: x, y: y)
+            if (p >> 8) & 0xFF == 0 && p >> 24 == 0xFF { faces.append((p >> 16) & 0xFF) }
+        }
+        guard let roof = faces.first else { return [] }
+        return Array(faces.drop { $0 == roof }.dropFirst())
+    }
+
+    /// Looking north at a building's south wall, the whole of a 240 m tower in view.
+    static let facingWall = CameraState(center: LocationCoordinate2D(latitude: 60.0008, longitude: 24), zoom: 14, pitch: 30)
+
+    @Test func aTowersWallsAreDarkerFartherDown() throws {
+        let tower = Self.style([(240, 24)])
+        let reds = Self.wallReds(try Self.render(tower, camera: Self.facingWall), x: 100)
+        #expect(reds.count > 30, "the wall spans rows: \(reds.count)")
+        let top = reds.prefix(5).map(Double.init).reduce(0, +) / 5, bottom = reds.suffix(5).map(Double.init).reduce(0, +) / 5
+        // Default light (intensity 0.5): lo = 0.84; the factor is 1 from 150 m up and 0.84 at
+        // the ground, so the top is about 1/0.84 = 1.19 of the bottom.
+        #expect(top > bottom * 1.12 && top < bottom * 1.25, "top \(top), bottom \(bottom)")
+        #expect(zip(reds, reds.dropFirst()).allSatisfy { $0 + 1 >= $1 }, "darker (or the same) row by row downwards: \(reds)")
+        let plain = Self.wallReds(try Self.render(Self.style([(240, 24)], paint: #", "fill-extrusion-vertical-gradient": false"#),
+                                                  camera: Self.facingWall), x: 100)
+        #expect(plain.max()! - plain.min()! <= 1, "without the gradient one shade: \(plain.min()!)…\(plain.max()!)")
+        #expect(abs(Double(plain.max()!) - top) <= 2, "the top of the tower is unshaded by the gradient: \(plain.max()!) vs \(top)")
+    }
+
+    /// Close to a 20 m building, looking north at its south wall.
+    static let nearWall = CameraState(center: LocationCoordinate2D(latitude: 59.9999, longitude: 24), zoom: 17, pitch: 50)
+
+    @Test func anOrdinaryBuildingsWallsAreOneShadeDarkerByTheGradient() throws {
+        func wall(_ paint: String = "", light: String = "") throws -> (min: Double, max: Double) {
+            let reds = Self.wallReds(try Self.render(Self.style([(20, 24)], paint: paint, light: light), camera: Self.nearWall), x: 100)
+            #expect(reds.count > 20, "the wall spans rows: \(reds.count)")
+            return (Double(try #require(reds.min())), Double(try #require(reds.max())))
+        }
+        let off = #", "fill-extrusion-vertical-gradient": false"#
+        let with = try wall(), without = try wall(off)
+        #expect(with.max - with.min <= 1, "one shade below 150 · lo² m ≈ 106 m: \(with)")
+        #expect(abs(with.max / without.max - 0.84) < 0.01, "darker by lo = 0.84 with the default light: \(with.max / without.max)")
+        // With intensity 0 every face is unlit red (255, the roof's shade too), so the wall is 255 · lo.
+        let dim = try wall(light: #"{"intensity": 0}"#)
+        #expect(abs(dim.max / 255 - 0.98) < 0.01, "lo = 0.98 with no directional light: \(dim.max / 255)")
+    }
+
+    @Test func theGradientDrawsTheSamePixelsOnOneAndTwoThreads() throws {
+        let tower = Self.style([(240, 24), (30, 24.0006)])
+        let one = try Self.render(tower, camera: Self.facingWall, threads: 1)
+        let two = try Self.render(tower, camera: Self.facingWall, threads: 2)
+        #expect(one.pixels == two.pixels)
     }
 
     @Test func aTranslucentLayerShowsNoWallThroughAnother() throws {
@@ -102,7 +161,8 @@ import Testing
             (Self.style([(10, 24)], light: #"{"position": [1, 2]}"#), "position"),
             (Self.style([(10, 24)], light: #"{"color": ["get", "c"]}"#), "color"),
             (Self.style([(10, 24)], light: #"{"shadow": true}"#), "shadow"),
-            (Self.style([(10, 24)], paint: #", "fill-extrusion-vertical-gradient": true"#), "fill-extrusion-vertical-gradient"),
+            (Self.style([(10, 24)], paint: #", "fill-extrusion-vertical-gradient": 3"#), "fill-extrusion-vertical-gradient"),
+            (Self.style([(10, 24)], paint: #", "fill-extrusion-pattern": "brick""#), "fill-extrusion-pattern"),
             (Self.style([(10, 24)], paint: #", "fill-extrusion-opacity": 3"#), "fill-extrusion-opacity"),
         ]
         for (json, named) in cases {
