@@ -124,12 +124,16 @@ public final class MapView {
     // MARK: Snapshot
 
     /// Renders the current frame (style, custom layers, annotations, puck, ornaments and the
-    /// attribution), one pixel per point.
+    /// attribution), one pixel per point. Successive snapshots are frames of one sequence at the
+    /// frame clock's time (``now``): labels and icons that collision places or removes fade over
+    /// ``MapboxMap/fadeDuration``. A snapshot at the same time as the last, a time that goes
+    /// back or jumps by more than a second, and a feature query (which places symbols for its
+    /// camera) start a new sequence, whose first frame shows every placed symbol fully.
     public func snapshot() -> PixelBuffer {
         var frame = PixelBuffer(width: max(1, Int(bounds.width.rounded())), height: max(1, Int(bounds.height.rounded())))
         let puck3D: Puck3D? = if case .puck3D(let c) = location.options.puckType { c.puck3D } else { nil }
         mapboxMap.render(puck: location.options.puckType != nil ? simulation.location?.puck : nil, puck3D: puck3D,
-                         ornaments: ornaments.options, into: &frame)
+                         ornaments: ornaments.options, time: now, into: &frame)
         viewAnnotations.layout()
         viewAnnotations.draw(into: &frame)
         return frame

@@ -351,14 +351,28 @@ public final class MapboxMap {
         return renderer
     }
 
-    /// Draws the map for the current camera.
-    func render(puck: PuckState?, puck3D: Puck3D? = nil, ornaments: OrnamentOptions, into frame: inout PixelBuffer) {
+    /// Seconds of simulation time over which a label or icon that collision places or removes
+    /// fades in or out between ``MapView/snapshot()``s (MapLibre GL JS's `fadeDuration` map
+    /// option, default 0.3 s); 0 turns fading off. Clamped to 0…60.
+    public var fadeDuration: Double = 0.3
+
+    /// Draws the map for the current camera. With `time` (the simulation's clock, seconds) the
+    /// frame is one of a sequence and symbols fade over ``fadeDuration``
+    /// (`MapRenderer.render(camera:puck:time:into:)`); without, it is drawn alone, as a
+    /// snapshot, and the sequence is forgotten.
+    func render(puck: PuckState?, puck3D: Puck3D? = nil, ornaments: OrnamentOptions, time: Double? = nil,
+                into frame: inout PixelBuffer) {
         guard var r = currentRenderer() else { return }
         renderer = nil  // render on a unique copy: no copy-on-write of the scratch buffers
         r.puck3D = puck3D
         r.showsScaleBar = ornaments.scaleBar.visibility != .hidden
         r.showsCompass = ornaments.compass.visibility != .hidden
-        r.render(camera: map.cameraState, puck: puck, into: &frame)
+        if let time {
+            r.fadeDuration = fadeDuration
+            r.render(camera: map.cameraState, puck: puck, time: time, into: &frame)
+        } else {
+            r.render(camera: map.cameraState, puck: puck, into: &frame)
+        }
         renderer = r
         placementIsStale = false
     }

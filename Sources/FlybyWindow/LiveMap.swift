@@ -66,9 +66,13 @@ final class LiveMap {
         }
     }
 
-    func draw(camera: CameraState, puck: PuckState?, into buffer: inout PixelBuffer) {
+    /// One frame; with `time` (the session's frame clock) a frame of the window's sequence, in
+    /// which labels and icons fade (``MapRenderer/fadeDuration``); a rebuilt renderer (resize,
+    /// style or preset change) starts a new sequence.
+    func draw(camera: CameraState, puck: PuckState?, time: Double?, into buffer: inout PixelBuffer) {
         prepare(width: buffer.width, height: buffer.height)
-        renderer?.render(camera: camera, puck: puck, into: &buffer)
+        if let time { renderer?.render(camera: camera, puck: puck, time: time, into: &buffer) }
+        else { renderer?.render(camera: camera, puck: puck, into: &buffer) }
         // An interactive window keeps going without the tile (play and snapshot exit 2 instead),
         // but says so once per renderer.
         if let error = renderer?.tileError, !warnedTileError {
@@ -110,7 +114,7 @@ extension MapRendererHooks {
         map.puck3D = puck3D
         map.threads = threads
         return MapRendererHooks(
-            draw: { camera, puck, buffer in map.draw(camera: camera, puck: puck, into: &buffer) },
+            draw: { camera, puck, time, buffer in map.draw(camera: camera, puck: puck, time: time, into: &buffer) },
             cycleLightPreset: {
                 map.preset = LiveMap.presets[((LiveMap.presets.firstIndex(of: map.preset) ?? -1) + 1) % LiveMap.presets.count]
                 map.reload()

@@ -7,9 +7,11 @@ import FlybyMedia
 import FlybyRender
 import Foundation
 
-/// Draws one map frame: the camera, the puck (when a location is active) and the frame buffer
-/// (already sized to the window). This is how a renderer plugs into the window.
-public typealias MapDrawFunction = (_ camera: CameraState, _ puck: PuckState?, _ buffer: inout PixelBuffer) -> Void
+/// Draws one map frame: the camera, the puck (when a location is active), the session's frame
+/// clock time (seconds of simulation time: the window's frames are one sequence, so labels fade,
+/// `MapRenderer.render(camera:puck:time:into:)`; nil draws a frame alone, as a snapshot) and the
+/// frame buffer (already sized to the window). This is how a renderer plugs into the window.
+public typealias MapDrawFunction = (_ camera: CameraState, _ puck: PuckState?, _ time: Double?, _ buffer: inout PixelBuffer) -> Void
 
 /// **The single injection point for the map renderer.** The window calls `draw` for every frame
 /// it shows and for screenshots; `cycleLightPreset` (L) and `switchStyle` (S) return the new
@@ -48,7 +50,7 @@ public struct MapRendererHooks {
         let presets = ["day", "dawn", "dusk", "night"], styles = ["world", "city"]
         let s = State(style, preset)
         return MapRendererHooks(
-            draw: { camera, puck, buffer in s.map.render(camera: camera, puck: puck, size: (buffer.width, buffer.height), into: &buffer) },
+            draw: { camera, puck, _, buffer in s.map.render(camera: camera, puck: puck, size: (buffer.width, buffer.height), into: &buffer) },
             cycleLightPreset: { s.preset = presets[((presets.firstIndex(of: s.preset) ?? -1) + 1) % presets.count]; return s.preset },
             switchStyle: { s.style = styles[((styles.firstIndex(of: s.style) ?? -1) + 1) % styles.count]; return s.style },
             attribution: { MapRenderer.defaultAttribution })
@@ -310,7 +312,7 @@ public final class MapWindow {
         let t0 = WallClock.monotonicSeconds()
         let camera = session.simulation.mapboxMap.cameraState
         let puck = session.simulation.location?.puck
-        renderer.draw(camera, puck, &buffer)
+        renderer.draw(camera, puck, session.clock.now, &buffer)
         let tMap = WallClock.monotonicSeconds()
         drawOverlays()
         let tOverlays = WallClock.monotonicSeconds()
@@ -401,7 +403,7 @@ public final class MapWindow {
 
     private func screenshot() {
         var shot = PixelBuffer(width: buffer.width, height: buffer.height)
-        renderer.draw(session.simulation.mapboxMap.cameraState, session.simulation.location?.puck, &shot)
+        renderer.draw(session.simulation.mapboxMap.cameraState, session.simulation.location?.puck, nil, &shot)
         let path = nextFreePath("flyby-screenshot", ".png")
         do {
             let png = try PNGEncoder().encode(pixels: shot.pixels, width: shot.width, height: shot.height)

@@ -3,6 +3,7 @@ import FlybyData
 @testable import FlybyRender
 import FlybyTestSupport
 @testable import FlybyWindow
+import Foundation
 import Testing
 
 private let finland = FeatureRef(source: "countries-50m", id: .string("FIN"), name: "Finland")
@@ -106,7 +107,7 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         let camera = CameraState(center: LocationCoordinate2D(latitude: 63.5, longitude: 27), zoom: 4)
         var frame = PixelBuffer(width: 200, height: 150)
         func colourAtCentre() -> UInt32 {
-            hooks.draw(camera, nil, &frame)
+            hooks.draw(camera, nil, nil, &frame)
             return frame.pixels[75 * 200 + 100]
         }
         let plain = colourAtCentre()
@@ -128,7 +129,7 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         let hooks = try MapRendererHooks.mapRenderer(style: style)
         let camera = CameraState(center: LocationCoordinate2D(latitude: 60.1699, longitude: 24.9384), zoom: 17)
         var frame = PixelBuffer(width: 200, height: 150)
-        hooks.draw(camera, nil, &frame)
+        hooks.draw(camera, nil, nil, &frame)
         // The first grid point on a building.
         var found: (ScreenPoint, FeatureRef)?
         search: for y in stride(from: 15.0, to: 150, by: 10) {
@@ -140,7 +141,7 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         let (point, building) = try #require(found)
         #expect(building.source == "buildings")
         func colour() -> UInt32 {
-            hooks.draw(camera, nil, &frame)
+            hooks.draw(camera, nil, nil, &frame)
             return frame.pixels[Int(point.y) * 200 + Int(point.x)]
         }
         let plain = colour()
@@ -176,7 +177,7 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         let arrow = try GLTFModel.load(path: try #require(BuiltinData.path("models/arrow.glb")))
         func frame(_ hooks: MapRendererHooks) -> PixelBuffer {
             var b = PixelBuffer(width: 240, height: 160)
-            hooks.draw(camera, puck, &b)
+            hooks.draw(camera, puck, nil, &b)
             return b
         }
         let flat = frame(try .mapRenderer(style: "world"))
@@ -184,5 +185,43 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
         let again = frame(try .mapRenderer(style: "world", puck3D: Puck3D(model: arrow)))
         #expect(model != flat, "the model puck is drawn instead of the 2D one")
         #expect(model == again)
+    }
+}
+
+/// The window's frames are one sequence on the frame clock: a label that loses collision fades
+/// out over `MapRenderer.fadeDuration` (0.3 s), as in `MapView` snapshots; a screenshot (time nil)
+/// is drawn alone.
+@Suite struct WindowLabelFadeTests {
+    static let style = """
+    {"version": 8,
+     "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"n": "WWWWWWWW"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+        {"type": "Feature", "properties": {"n": "Hi"}, "geometry": {"type": "Point", "coordinates": [3.5, 0]}}]}}},
+     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "n"]}, "paint": {"text-color": "#ff0000"}}]}
+    """
+
+    @Test func aLabelThatLosesCollisionFadesOutFrameByFrame() throws {
+        let path = NSTemporaryDirectory() + "flyby-window-fade-\(getpid()).json"
+        try Data(Self.style.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let apart = CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 1.75), zoom: 5)
+        var colliding = apart
+        colliding.zoom = 3
+        var alone = PixelBuffer(width: 400, height: 100)
+        try MapRendererHooks.mapRenderer(style: path).draw(colliding, nil, nil, &alone)
+        let hooks = try MapRendererHooks.mapRenderer(style: path)
+        var frame = PixelBuffer(width: 400, height: 100)
+        hooks.draw(apart, nil, 0, &frame)
+        var frames: [PixelBuffer] = []
+        for k in 1...20 {
+            hooks.draw(colliding, nil, Double(k) / 60, &frame)
+            frames.append(frame)
+        }
+        #expect(frames[0].pixels != alone.pixels && frames[9].pixels != alone.pixels, "fading out")
+        #expect(frames[19].pixels == alone.pixels, "gone after 0.3 s (18 frames at 60 fps)")
+        hooks.draw(apart, nil, 1, &frame)
+        hooks.draw(colliding, nil, nil, &frame)
+        #expect(frame.pixels == alone.pixels, "a frame drawn alone does not fade")
     }
 }
