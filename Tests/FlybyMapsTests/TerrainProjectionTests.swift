@@ -162,6 +162,33 @@ import Testing
         #expect(atFlat.isEmpty, "the flat point \(flat) shows other ground")
     }
 
+    @Test func aLabelIsQueriedWhereTheReliefDrawsItAndNotBehindTheRidge() throws {
+        let v = try Self.makeView()
+        let map = v.mapboxMap
+        let summit = try Self.summit(map)
+        var source = GeoJSONSource(id: "places")
+        source.data = .featureCollection(FeatureCollection(features: [
+            Feature(id: .string("summit"), geometry: .point(summit)), Feature(id: .string("behind"), geometry: .point(Self.behind))], name: "places"))
+        try map.addSource(source)
+        var labels = SymbolLayer(id: "labels", source: "places")
+        labels.textField = .constant("Label")
+        labels.textAllowOverlap = .constant(true)
+        labels.textIgnorePlacement = .constant(true)
+        try map.addLayer(labels)
+        _ = v.snapshot()
+        let only = RenderedQueryOptions(layerIds: ["labels"], filter: nil)
+        let raised = try #require(map.point(for: summit)), flat = try #require(map.map.point(for: summit))
+        #expect(map.queryRenderedFeatures(with: raised, options: only).map(\.featureID) == [.string("summit")])
+        #expect(map.queryRenderedFeatures(with: flat, options: only).isEmpty, "the label is not at its flat point \(flat)")
+        // The label behind the ridge is placed (on the flat map) but not drawn, nor found.
+        let hiddenFlat = try #require(map.map.point(for: Self.behind))
+        let hiddenRaised = try #require(map.point(for: Self.behind))
+        for p in [hiddenFlat, hiddenRaised] {
+            #expect(!map.queryRenderedFeatures(with: p, options: only).contains { $0.featureID == .string("behind") })
+        }
+        #expect(map.placedSymbolBoxes.contains { $0.featureIndex == 1 }, "placed, then hidden by the relief")
+    }
+
     @Test func thePuckBehindTheRidgeIsHiddenAndInFrontIsDrawnAtItsRaisedPoint() throws {
         let v = try Self.makeView()
         let map = v.mapboxMap
