@@ -215,6 +215,13 @@ import Testing
                 "3D puck in \(box3D), raised \(raised)")
         let middle3D = ScreenPoint(x: Double(box3D.minX + box3D.maxX) / 2, y: Double(box3D.minY + box3D.maxY) / 2)
         #expect(abs(middle3D.y - raised.y) < abs(middle3D.y - flat.y), "3D puck around \(middle3D): nearer \(raised) than \(flat)")
+        // Behind the ridge the relief hides the model (but for a tip above the skyline); on the
+        // flat map it is drawn whole.
+        func count(_ a: PixelBuffer, _ b: PixelBuffer) -> Int { zip(a.pixels, b.pixels).filter { $0 != $1 }.count }
+        let (model3DHidden, _) = try Self.render(map, puck: Self.puck(at: Self.behind), puck3D: model)
+        let (model3DFlat, _) = try Self.render(map, puck: Self.puck(at: Self.behind), puck3D: model, terrain: false)
+        let hiddenCount = count(plain, model3DHidden), flatCount = count(flatPlain, model3DFlat)
+        #expect(hiddenCount * 10 < flatCount, "\(hiddenCount) pixels drawn behind the ridge, \(flatCount) on the flat map")
     }
 
     @Test func viewAnnotationsStandOnTheReliefAndHideBehindTheRidge() throws {

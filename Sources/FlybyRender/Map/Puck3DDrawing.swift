@@ -14,7 +14,8 @@ import Foundation
 extension MapRenderer {
     /// Draws `config`'s model at `puck`; nothing when the puck is behind the camera or past the
     /// horizon. On the terrain (`drape`) the model stands on the relief's height at the puck
-    /// (``ReliefSurface``, as the drape draws it); the relief does not hide it.
+    /// (``ReliefSurface``, as the drape draws it), and the relief in front of it hides its
+    /// samples (the drape's depth buffer, with the labels' 1 % bias).
     mutating func drawPuck3D(_ config: Puck3D, _ puck: PuckState, _ g: FrameGeometry, drape: TerrainDrape? = nil,
                              _ view: PixelBufferView) {
         let c = puck.coordinate
@@ -62,6 +63,7 @@ extension MapRenderer {
         let region = PixelRect(minX: frame.minX, minY: max(frame.minY, rows.minY), maxX: frame.maxX, maxY: min(frame.maxY, rows.maxY))
         guard !region.isEmpty else { return }
         modelRaster.begin(region: region, samplesPerSide: samples)
+        modelRaster.occluder = drape?.depth
         for (n, t) in config.model.triangles.enumerated() {
             let a = corners[3 * n], b = corners[3 * n + 1], d = corners[3 * n + 2]
             guard a.inverseDepth > 0, b.inverseDepth > 0, d.inverseDepth > 0 else { continue }   // crosses the near plane
