@@ -71,8 +71,37 @@ public final class MapboxMap {
     /// Jumps the camera (see ``FlybyMap/setCamera(to:)``: clamped to the bounds, NaN refused).
     public func setCamera(to options: CameraOptions) { map.setCamera(to: options) }
     public func setCameraBounds(with options: CameraBoundsOptions) throws(CameraBoundsError) { try map.setCameraBounds(with: options) }
-    public func point(for coordinate: LocationCoordinate2D) -> ScreenPoint? { map.point(for: coordinate) }
-    public func coordinate(for point: ScreenPoint) -> LocationCoordinate2D { map.coordinate(for: point) }
+    /// The screen point of a coordinate, or nil when it is behind the camera or past the horizon.
+    /// With the style's `terrain` (drawn in 3D, docs/terrain.md) the coordinate is raised to the
+    /// relief as the drape draws it (``ReliefSurface``), and returned even where a nearer slope
+    /// hides it (see ``isHiddenByTerrain(_:)``).
+    public func point(for coordinate: LocationCoordinate2D) -> ScreenPoint? {
+        guard let relief else { return map.point(for: coordinate) }
+        return relief.point(for: coordinate)?.point
+    }
+
+    /// The coordinate under a screen point (clamped below the horizon). With the style's
+    /// `terrain` it is where the view ray through the point first meets the relief (ray march,
+    /// ``ReliefSurface/hit(through:maxDepth:)``); where it meets none (the sky) it is the flat
+    /// plane's point, as without terrain.
+    public func coordinate(for point: ScreenPoint) -> LocationCoordinate2D {
+        guard let relief, var c = relief.coordinate(for: point) else { return map.coordinate(for: point) }
+        c.longitude = wrapLongitude(c.longitude)
+        return c
+    }
+
+    /// True when the style's terrain hides `coordinate` (raised to the relief) from the camera:
+    /// a nearer slope is in the way (``ReliefSurface/isHidden(_:)``). False on a flat map.
+    public func isHiddenByTerrain(_ coordinate: LocationCoordinate2D) -> Bool {
+        relief?.isHidden(coordinate) ?? false
+    }
+
+    /// The relief the map is drawn on for the current camera, in points: nil without terrain or
+    /// when the frame is drawn flat (custom layers turn the drape off).
+    var relief: ReliefSurface? {
+        guard let terrain = map.terrain, terrainSource != nil, runtime.customPlacements.isEmpty else { return nil }
+        return ReliefSurface(transform: map.transform, terrain: terrain)
+    }
     public func dragCameraOptions(from: ScreenPoint, to: ScreenPoint) -> CameraOptions { map.dragCameraOptions(from: from, to: to) }
 
     /// The camera that shows a geometry (v10's `camera(for:padding:bearing:pitch:)`).

@@ -177,19 +177,26 @@ public final class ViewAnnotationManager {
 
     func target(of geometry: Geometry) -> ViewAnnotationTarget {
         let map = mapView.mapboxMap
-        /// Projects a line, splitting it where points fall behind the camera.
+        let relief = map.relief
+        /// The screen point of `c` (on the terrain: raised to the relief, nil where it hides it).
+        func point(_ c: LocationCoordinate2D) -> ScreenPoint? {
+            guard let relief else { return map.point(for: c) }
+            guard let p = relief.point(for: c), !relief.isHidden(c) else { return nil }
+            return p.point
+        }
+        /// Projects a line, splitting it where points fall behind the camera (or the relief).
         func project(_ line: [LocationCoordinate2D]) -> [[ScreenPoint]] {
             var runs: [[ScreenPoint]] = [[]]
             for c in line {
-                if let p = map.point(for: c) { runs[runs.count - 1].append(p) } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
+                if let p = point(c) { runs[runs.count - 1].append(p) } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
             }
             return runs.filter { $0.count >= 2 }
         }
         switch geometry {
-        case .point(let c): return .point(map.point(for: c))
+        case .point(let c): return .point(point(c))
         case .lineString(let line): return .lines(project(line))
         case .multiLineString(let lines): return .lines(lines.flatMap(project))
-        default: return .point(geometry.allCoordinates.first.flatMap { map.point(for: $0) })
+        default: return .point(geometry.allCoordinates.first.flatMap { point($0) })
         }
     }
 }

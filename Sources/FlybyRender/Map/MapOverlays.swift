@@ -8,17 +8,24 @@ extension MapRenderer {
     /// The 2D puck (Mapbox's default `Puck2D`): a translucent accuracy circle of
     /// `horizontalAccuracy` metres, a white-ringed blue dot, and an arrow pointing along the
     /// course (or heading) when one is known. Sizes in points (``pixelRatio`` frame pixels
-    /// each); the arrow turns with the map bearing.
-    mutating func drawPuck(_ puck: PuckState, _ g: FrameGeometry, _ view: PixelBufferView) {
+    /// each); the arrow turns with the map bearing. On the terrain (`drape`) the puck stands at
+    /// the relief's height (``ReliefSurface``, as the drape draws it) and is not drawn when the
+    /// relief hides its centre (the depth test of the labels, ``TerrainDrape/place(worldX:worldY:_:)``).
+    mutating func drawPuck(_ puck: PuckState, _ g: FrameGeometry, drape: TerrainDrape? = nil, _ view: PixelBufferView) {
         let c = puck.coordinate
         var (x, y) = WebMercator.project(c, worldSize: g.worldSize)
         let half = g.worldSize / 2
         while x - g.transform.centerX > half { x -= g.worldSize }
         while x - g.transform.centerX < -half { x += g.worldSize }
-        let w = g.homography.depth(x: x, y: y)
+        var w = g.homography.depth(x: x, y: y)
         guard w >= g.near && w <= g.far else { return }
         let p = g.homography.apply(x: x, y: y)
-        let center = ScreenPoint(x: p.x, y: p.y)
+        var center = ScreenPoint(x: p.x, y: p.y)
+        if let drape {
+            guard let raised = drape.place(worldX: x, worldY: y, drape.relief(g)), !raised.hidden, raised.depth >= g.near else { return }
+            center = raised.point
+            w = raised.depth
+        }
         guard center.x > -200 && center.y > -200 && center.x < Double(width) + 200 && center.y < Double(height) + 200 else { return }
         // Accuracy ring: metres → points at this latitude, shrunk by the perspective at the puck.
         let metersPerPoint = WebMercator.metersPerPoint(latitude: c.latitude, zoom: g.zoom)

@@ -43,12 +43,50 @@ extension MapRenderer {
         guard rect.x.isFinite, rect.y.isFinite, rect.width.isFinite, rect.height.isFinite, rect.width >= 0, rect.height >= 0,
               tolerance.isFinite else { return [] }
         let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio)
-        var result = symbolFeatures(in: rect, g)
+        guard let relief = drawnRelief(g) else {
+            return symbolFeatures(in: rect, g, relief: nil) + groundFeatures(in: rect, g, tolerance: tolerance)
+        }
+        // On the terrain: the ground drawn at a screen point is the flat map's at the ground point
+        // the view ray meets there (the drape's texture is the flat map).
+        let symbols = symbolFeatures(in: rect, g, relief: relief)
+        guard let flat = MapRenderer.flatRect(rect, relief) else { return symbols }
+        return symbols + groundFeatures(in: flat, g, tolerance: tolerance)
+    }
+
+    /// The relief of the frame `g` when frames are draped on the terrain (the style has one,
+    /// ``drawsTerrain`` is on, no custom layers); nil for a flat frame.
+    func drawnRelief(_ g: FrameGeometry) -> ReliefSurface? {
+        guard drawsTerrain, customLayers.isEmpty, let elevation = terrainStyle?.terrainElevation else { return nil }
+        return ReliefSurface(transform: g.transform, elevation: elevation.terrain().elevation)
+    }
+
+    /// The flat-map rectangle of the ground a screen rectangle sees on `relief`: the bounds of
+    /// the flat screen points of the ground hit through its corners and centre (exact for a
+    /// point); nil when none of them meets the relief (the sky).
+    static func flatRect(_ rect: ScreenRect, _ relief: ReliefSurface) -> ScreenRect? {
+        let xs = [rect.x, rect.x + rect.width / 2, rect.maxX], ys = [rect.y, rect.y + rect.height / 2, rect.maxY]
+        let probes = rect.width == 0 && rect.height == 0 ? [ScreenPoint(x: rect.x, y: rect.y)]
+            : [ScreenPoint(x: xs[0], y: ys[0]), ScreenPoint(x: xs[2], y: ys[0]), ScreenPoint(x: xs[1], y: ys[1]),
+               ScreenPoint(x: xs[0], y: ys[2]), ScreenPoint(x: xs[2], y: ys[2])]
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in probes {
+            guard let hit = relief.hit(through: p),
+                  let q = relief.transform.screenPoint(worldX: hit.worldX, worldY: hit.worldY) else { continue }
+            minX = min(minX, q.x); maxX = max(maxX, q.x); minY = min(minY, q.y); maxY = max(maxY, q.y)
+        }
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return ScreenRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// The fill, line, circle and extrusion features of ``queryFeatures(in:camera:tolerance:)``
+    /// on the flat map's screen rectangle `rect`.
+    private func groundFeatures(in rect: ScreenRect, _ g: FrameGeometry, tolerance: Double) -> [QueriedFeature] {
+        var result: [QueriedFeature] = []
         // The ground is only drawn below the horizon.
         guard rect.maxY > g.horizonY else { return result }
         let top = max(rect.y, g.horizonY + 1e-3)
         let q = QueryRect(minX: rect.x, minY: top, maxX: rect.maxX, maxY: max(top, rect.maxY))
-        let z = camera.zoom
+        let z = g.zoom
         var hits: [Int32] = []
         var found: Set<Int> = []
         for (li, layer) in style.style.layers.enumerated().reversed() where layer.isVisible(atZoom: z) {
@@ -104,16 +142,26 @@ extension MapRenderer {
     public var symbolPlacementCamera: CameraState? { placer.camera }
 
     /// Symbol features whose placed boxes intersect `rect`, topmost layer first and, within a
-    /// layer, the last placed (drawn on top) first; each feature once per layer.
-    private func symbolFeatures(in rect: ScreenRect, _ g: FrameGeometry) -> [QueriedFeature] {
+    /// layer, the last placed (drawn on top) first; each feature once per layer. On the terrain
+    /// (`relief`) each box is moved as the drape moves its symbol (by its centre's lift) and left
+    /// out where the relief hid it.
+    private func symbolFeatures(in rect: ScreenRect, _ g: FrameGeometry, relief: ReliefSurface?) -> [QueriedFeature] {
         guard let placed = placer.camera, placed == g.transform.state, !placer.placed.isEmpty else { return [] }
+        if relief != nil && drapes.isEmpty { return [] }
         var result: [QueriedFeature] = []
         var seen: Set<Int> = []
         for (li, layer) in style.style.layers.enumerated().reversed() where layer.type == .symbol {
             guard let source = layerSource(li) else { continue }
             seen.removeAll(keepingCapacity: true)
             for b in placer.placed.reversed() where b.layerID == layer.id && b.featureIndex >= 0 {
-                guard b.minX <= rect.maxX && rect.x <= b.maxX && b.minY <= rect.maxY && rect.y <= b.maxY,
+                var dx = 0.0, dy = 0.0
+                if let relief {
+                    let c = ScreenPoint(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
+                    let l = drapes[0].lift(c, g, relief)
+                    if l.hidden { continue }
+                    dx = l.point.x - c.x; dy = l.point.y - c.y
+                }
+                guard b.minX + dx <= rect.maxX && rect.x <= b.maxX + dx && b.minY + dy <= rect.maxY && rect.y <= b.maxY + dy,
                       seen.insert(b.featureIndex).inserted else { continue }
                 result.append(QueriedFeature(layerID: layer.id, sourceID: source.id, featureIndex: b.featureIndex,
                                              featureID: source.featureIDs[b.featureIndex],

@@ -32,7 +32,7 @@ extension MapRenderer {
         buffer.withView { view in
             drapes[0].draw(camera, key: key, g, fog: fog, threads: threads, pixelRatio: pixelRatio, into: view)
             symbolDraws = drapes[0].lift(symbolDraws, g)
-            drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)
+            drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, drape: drapes[0], view)
         }
     }
 

@@ -334,10 +334,10 @@ public struct MapRenderer {
 
     /// What goes over the map, into this renderer's rows: the placed `symbols`, the puck, the ornaments.
     mutating func drawSymbolsAndOverlays(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
-                                         _ view: PixelBufferView) {
+                                         drape: TerrainDrape? = nil, _ view: PixelBufferView) {
         drawSymbols(symbols, view)
         if let puck {
-            if let puck3D { drawPuck3D(puck3D, puck, g, view) } else { drawPuck(puck, g, view) }
+            if let puck3D { drawPuck3D(puck3D, puck, g, drape: drape, view) } else { drawPuck(puck, g, drape: drape, view) }
         }
         drawOrnaments(camera, g, view)
     }

@@ -13,8 +13,11 @@ import Foundation
 /// puck is (it is not hidden by buildings).
 extension MapRenderer {
     /// Draws `config`'s model at `puck`; nothing when the puck is behind the camera or past the
-    /// horizon.
-    mutating func drawPuck3D(_ config: Puck3D, _ puck: PuckState, _ g: FrameGeometry, _ view: PixelBufferView) {
+    /// horizon. On the terrain (`drape`) the model stands on the relief's height at the puck
+    /// (``ReliefSurface``, as the drape draws it), and the relief in front of it hides its
+    /// samples (the drape's depth buffer, with the labels' 1 % bias).
+    mutating func drawPuck3D(_ config: Puck3D, _ puck: PuckState, _ g: FrameGeometry, drape: TerrainDrape? = nil,
+                             _ view: PixelBufferView) {
         let c = puck.coordinate
         guard config.modelOpacity > 0, !config.model.triangles.isEmpty else { return }
         var x = WebMercator.unitX(longitude: c.longitude), y = WebMercator.unitY(latitude: c.latitude)
@@ -23,6 +26,8 @@ extension MapRenderer {
         let projection = ExtrusionProjection(g.unitHomography(copy: 0), g.transform)
         let ground = projection.depth(x, y, 0)
         guard ground >= g.near && ground <= g.far else { return }
+        // The relief's height at the puck, unit Mercator (0 on the flat map).
+        let lift = drape.map { $0.relief(g).height(worldX: x * g.worldSize, worldY: y * g.worldSize) / g.worldSize } ?? 0
         let bearing = puck.course != nil ? puck.bearing(.course) : puck.heading != nil ? puck.bearing(.heading) : 0
         let k = MapRenderer.unitsPerMetre(latitude: c.latitude) * config.metresPerUnit(zoom: g.zoom, latitude: c.latitude)
         let place = config.placement(bearing: bearing)
@@ -39,7 +44,7 @@ extension MapRenderer {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         func add(_ p: SIMD3<Double>) {
             let e = place.linear(p) * k   // (east, north, up) in unit Mercator
-            let px = x + e.x, py = y - e.y, h = e.z
+            let px = x + e.x, py = y - e.y, h = e.z + lift
             let w = projection.depth(px, py, h)
             guard w >= g.near else { corners.append((0, 0, -1)); return }
             let s = projection.project(px, py, h)
@@ -58,6 +63,7 @@ extension MapRenderer {
         let region = PixelRect(minX: frame.minX, minY: max(frame.minY, rows.minY), maxX: frame.maxX, maxY: min(frame.maxY, rows.maxY))
         guard !region.isEmpty else { return }
         modelRaster.begin(region: region, samplesPerSide: samples)
+        modelRaster.occluder = drape?.depth
         for (n, t) in config.model.triangles.enumerated() {
             let a = corners[3 * n], b = corners[3 * n + 1], d = corners[3 * n + 2]
             guard a.inverseDepth > 0, b.inverseDepth > 0, d.inverseDepth > 0 else { continue }   // crosses the near plane

@@ -132,9 +132,7 @@ struct TerrainDrape {
         let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
         mesh.vertices = Array(repeating: SIMD4<Float>(repeating: .nan), count: columns * rows)
         let t = g.transform
-        let base = elevation.elevation(at: t.state.center) ?? 0
-        let zoom = t.state.zoom
-        let elevation = elevation
+        let relief = relief(g)
         mesh.vertices.withUnsafeMutableBufferPointer { buffer in
             let out = VertexOutput(base: buffer.baseAddress!)
             let bands = max(1, min(threads, rows))
@@ -144,10 +142,7 @@ struct TerrainDrape {
                     for i in 0..<columns {
                         let tx = Double(min(tw, i * step))
                         let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
-                        let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
-                        let metres = (elevation.elevation(at: c) ?? 0) - base
-                        let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: zoom)
-                        guard let p = t.screenPoint(worldX: w.x, worldY: w.y, height: u), p.depth > g.near else { continue }
+                        guard let p = relief.screenPoint(worldX: w.x, worldY: w.y), p.depth > g.near else { continue }
                         out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
                     }
                 }
@@ -158,26 +153,37 @@ struct TerrainDrape {
 
     // MARK: Symbols
 
+    /// The relief this drape draws for the frame `g` (``ReliefSurface``: the one projection of
+    /// the mesh, the symbols, the puck, `point(for:)` and the queries).
+    func relief(_ g: FrameGeometry) -> ReliefSurface {
+        ReliefSurface(transform: g.transform, elevation: elevation.terrain().elevation)
+    }
+
+    /// World point (`worldX`, `worldY`) of the frame `g` raised to `relief`: its screen point and
+    /// depth, and whether the relief hides it there (its depth behind the depth buffer's by more
+    /// than 1 %; a point off the frame is not hidden). Nil behind the camera.
+    func place(worldX: Double, worldY: Double, _ relief: ReliefSurface) -> (point: ScreenPoint, depth: Double, hidden: Bool)? {
+        guard let q = relief.screenPoint(worldX: worldX, worldY: worldY) else { return nil }
+        let x = Int(q.point.x.rounded(.down)), y = Int(q.point.y.rounded(.down))
+        guard x >= 0, y >= 0, x < depth.width, y < depth.height else { return (q.point, q.depth, false) }
+        return (q.point, q.depth, !depth.isVisible(x: x, y: y, depth: Float(q.depth), bias: 0.01))
+    }
+
     /// `p` (a flat-map screen point below the horizon) moved to its place on the relief, and
     /// whether the relief hides it there (its depth behind the depth buffer's by more than 1 %).
-    func lift(_ p: ScreenPoint, _ g: FrameGeometry) -> (point: ScreenPoint, hidden: Bool) {
-        let t = g.transform
+    func lift(_ p: ScreenPoint, _ g: FrameGeometry, _ relief: ReliefSurface) -> (point: ScreenPoint, hidden: Bool) {
         guard p.y > g.horizonY else { return (p, false) }
-        let wp = t.worldPoint(for: p)
-        let c = WebMercator.unproject(x: wp.x, y: wp.y, worldSize: t.worldSize)
-        let base = elevation.elevation(at: t.state.center) ?? 0
-        let metres = (elevation.elevation(at: c) ?? 0) - base
-        let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: t.state.zoom)
-        guard let q = t.screenPoint(worldX: wp.x, worldY: wp.y, height: u) else { return (p, true) }
-        let x = Int(q.point.x.rounded(.down)), y = Int(q.point.y.rounded(.down))
-        guard x >= 0, y >= 0, x < depth.width, y < depth.height else { return (q.point, false) }
-        return (q.point, !depth.isVisible(x: x, y: y, depth: Float(q.depth), bias: 0.01))
+        let wp = g.transform.worldPoint(for: p)
+        guard let q = place(worldX: wp.x, worldY: wp.y, relief) else { return (p, true) }
+        return (q.point, q.hidden)
     }
 
     /// The placed symbols moved onto the relief; those the relief hides are left out.
     func lift(_ draws: [SymbolDraw], _ g: FrameGeometry) -> [SymbolDraw] {
         var lifted: [SymbolDraw] = []
         lifted.reserveCapacity(draws.count)
+        let relief = relief(g)
+        func lift(_ p: ScreenPoint, _ g: FrameGeometry) -> (point: ScreenPoint, hidden: Bool) { self.lift(p, g, relief) }
         for draw in draws {
             switch draw {
             case let .icon(image, center, scale, rotation, opacity):

@@ -14,6 +14,9 @@ struct ModelRaster {
     /// The pixels being drawn.
     private(set) var region = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
     private(set) var samplesPerSide = 4
+    /// The frame's depth buffer of what is already drawn in 3D (the terrain's relief), or nil: a
+    /// sample more than 1 % behind its pixel's depth there is hidden (the labels' test).
+    var occluder: DepthBuffer?
 
     /// Starts a drawing over `region` (pixels) at `samplesPerSide`² samples a pixel (1…4).
     mutating func begin(region: PixelRect, samplesPerSide s: Int) {
@@ -53,6 +56,7 @@ struct ModelRaster {
                 guard wa >= 0, wb >= 0, wc >= 0 else { continue }
                 let z = Float(wa * a.inverseDepth + wb * b.inverseDepth + wc * c.inverseDepth)
                 let k = (j - oy) * w + (i - ox)
+                if let occluder, !occluder.isVisible(x: i / samplesPerSide, y: j / samplesPerSide, depth: 1 / z, bias: 0.01) { continue }
                 if depth.test(index: k, depth: -z) { colors[k] = color }  // −1/W: smaller is nearer
             }
         }
