@@ -9,8 +9,9 @@ import Foundation
 /// takes the next frame index in order, draws the map, burns in the attribution, and parks the
 /// result; the calling thread delivers finished frames strictly in order. At most `window` frames
 /// are in flight, and their buffers are reused, so memory stays bounded. The pixels of a frame
-/// depend only on its camera and puck, never on which thread drew it, so any thread count gives
-/// the same output as one thread.
+/// depend only on the plan and its index (``FrameRendering/render(frame:of:size:into:)``: labels
+/// fade, see ``FadeSequence``), never on which thread drew it, so any thread count gives the same
+/// output as one thread.
 public final class FramePipeline {
     /// Number of render threads (≥ 1).
     public let threads: Int
@@ -114,7 +115,7 @@ public final class FramePipeline {
             s.next += 1
             var buffer = s.free.popLast() ?? Frame(pixels: PixelBuffer(width: size.width, height: size.height))
             s.lock.unlock()
-            renderer.render(camera: s.plan.records[index].camera, puck: s.plan.pucks[index], size: size, into: &buffer.pixels)
+            renderer.render(frame: index, of: s.plan, size: size, into: &buffer.pixels)
             if let error = renderer.inputError { s.fail(error); return }
             if let encode { buffer.pixels.pixels.withUnsafeBufferPointer { encode($0, &buffer.encoded) } }
             s.lock.lock()

@@ -14,6 +14,11 @@ public protocol FrameRendering {
     /// Draws the map seen by `camera` into `buffer` (which has `size`, in pixels; every pixel is
     /// overwritten). `puck` is the location puck when a location track is active.
     mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer)
+    /// Draws frame `index` of `plan` as a frame of the flight's sequence (labels fade; the
+    /// default draws it as ``render(camera:puck:size:into:)`` does). Its pixels must depend only
+    /// on the plan and the index, never on which frames this renderer drew before, so any thread
+    /// count and any segmentation give the same frames.
+    mutating func render(frame index: Int, of plan: PlaybackPlan, size: (width: Int, height: Int), into buffer: inout PixelBuffer)
     /// The first input that could not be read while drawing (a tile of an archive that is
     /// corrupt), or nil. A frame drawn after such an error lacks that tile, so a pipeline stops
     /// with this error rather than deliver it (CONTRACTS.md §1: bad input is exit 2).
@@ -23,6 +28,10 @@ public protocol FrameRendering {
 extension FrameRendering {
     /// Renderers that read nothing while drawing never fail.
     public var inputError: InputError? { nil }
+
+    public mutating func render(frame index: Int, of plan: PlaybackPlan, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        render(camera: plan.records[index].camera, puck: plan.pucks[index], size: size, into: &buffer)
+    }
 }
 
 /// The one place where `flyby play` gets its frame renderers: each render thread calls this once.
@@ -50,13 +59,71 @@ public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, heigh
 }
 
 /// `FrameRendering` over the real `MapRenderer`; the attribution is part of its frame.
+///
+/// **Fading in playback** (``render(frame:of:size:into:)``): labels and icons fade over the
+/// renderer's `fadeDuration` of the flight's time, as in the window, and the frames stay
+/// deterministic for any thread count and segmentation. The render threads take frames in turn,
+/// so no renderer draws every frame; instead the history a frame is drawn with is defined by
+/// its index alone (``FadeSequence``): the symbols of frames ``FadeSequence/start(of:)`` … i − 1
+/// are placed in order (placement only, nothing drawn), starting from no history, and frame i
+/// is drawn after them. A renderer that drew frame j of the same sequence before places only
+/// j + 1 … i − 1 (with two threads, the one frame the other thread drew).
 public struct MapFrameRenderer: FrameRendering {
     public var renderer: MapRenderer
+    /// The sequence the renderer's symbol history holds (its first frame) and the last frame
+    /// placed in it; nil: none.
+    private var sequence: (start: Int, last: Int)?
+
     public init(renderer: MapRenderer) { self.renderer = renderer }
     public mutating func render(camera: CameraState, puck: PuckState?, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        sequence = nil
         renderer.render(camera: camera, puck: puck, into: &buffer)
     }
+
+    public mutating func render(frame index: Int, of plan: PlaybackPlan, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
+        let records = plan.records
+        guard renderer.fadeDuration > 0 else {
+            return render(camera: records[index].camera, puck: plan.pucks[index], size: size, into: &buffer)
+        }
+        let fades = FadeSequence(fps: plan.fps, fadeDuration: renderer.fadeDuration)
+        let start = fades.start(of: index)
+        var from = start
+        if let s = sequence, s.start == start, s.last < index {
+            from = s.last + 1
+        } else {
+            renderer.forgetSymbolHistory()
+        }
+        for k in from..<index { renderer.placeSymbols(camera: records[k].camera, time: records[k].t) }
+        renderer.render(camera: records[index].camera, puck: plan.pucks[index], time: records[index].t, into: &buffer)
+        sequence = (start, index)
+    }
+
     public var inputError: InputError? { renderer.tileError }
+}
+
+/// Where the symbol history of a playback frame begins (``MapFrameRenderer``): frames are cut
+/// into chunks of ``chunk`` frames on a fixed grid from frame 0, and the history of a frame in
+/// the chunk starting at c begins ``warmUp`` frames before c (at 0 for the first chunk). The
+/// warm-up is twice the fade in frames, so by the chunk's first frame every symbol whose
+/// collision state held for one fade has the opacity a history from frame 0 would give it; a
+/// symbol that changed state within the warm-up can differ slightly at the chunk's first frame
+/// (once every ``chunk`` frames). Placement costs (chunk + warm-up) / chunk of one pass.
+public struct FadeSequence: Sendable {
+    /// Frames in a chunk.
+    public static let chunk = 256
+    /// Frames placed before a chunk's first frame: ⌈2 · fadeDuration · fps⌉.
+    public let warmUp: Int
+
+    public init(fps: Double, fadeDuration: Double) {
+        let frames = (2 * max(0, fadeDuration) * max(0, fps)).rounded(.up)
+        warmUp = Int(min(frames.isFinite ? frames : 0, Double(FadeSequence.chunk)))
+    }
+
+    /// The first frame of the history that frame `index` is drawn with.
+    public func start(of index: Int) -> Int {
+        let chunkStart = index - index % FadeSequence.chunk
+        return max(0, chunkStart - warmUp)
+    }
 }
 
 /// The one stand-in map (`--style placeholder`, the window's stand-in, fast debug tests): a flat

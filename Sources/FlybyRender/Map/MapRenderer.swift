@@ -282,10 +282,28 @@ public struct MapRenderer {
     /// starts a new sequence, whose first frame is drawn as ``render(camera:puck:into:)`` draws it
     /// (which itself forgets the sequence).
     public mutating func render(camera: CameraState, puck: PuckState? = nil, time: Double, into buffer: inout PixelBuffer) {
+        advanceSymbolHistory(to: time)
+        renderFrame(camera: camera, puck: puck, into: &buffer)
+    }
+
+    /// Places the symbols of a frame of a sequence at simulation time `time` without drawing
+    /// it: the sequence's history advances exactly as ``render(camera:puck:time:into:)`` would
+    /// advance it (placement reads only the camera, the tiles and the history). Playback uses it
+    /// to replay the frames before the one it draws (`MapFrameRenderer`).
+    public mutating func placeSymbols(camera: CameraState, time: Double) {
+        advanceSymbolHistory(to: time)
+        let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio, focalHeight: focalHeight)
+        if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
+        placeSymbols(g)
+    }
+
+    /// Forgets the sequence: the next frame of a sequence is its first (drawn as a snapshot).
+    public mutating func forgetSymbolHistory() { symbolHistory = nil }
+
+    private mutating func advanceSymbolHistory(to time: Double) {
         if symbolHistory == nil { symbolHistory = SymbolHistory(time: -Double.infinity, duration: fadeDuration) }
         symbolHistory?.duration = fadeDuration
         symbolHistory?.advance(to: time)
-        renderFrame(camera: camera, puck: puck, into: &buffer)
     }
 
     /// The source layer `k` draws in this frame: the frame's tiles for a tiled source, else the
