@@ -506,6 +506,8 @@ extension MapRenderer {
         let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? iconLine : 0)
         var iconCenter = iconAnchor
         var fitSize: (w: Int, h: Int)?
+        /// With `icon-text-fit`: the stretched icon's centre relative to the text anchor, in the text's axes.
+        var fitCentre = (x: 0.0, y: 0.0)
         var iconRotation = iconRotate
         if let icon {
             var iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
@@ -522,6 +524,7 @@ extension MapRenderer {
                 fitSize = (pw, ph)
                 iw = Double(pw); ih = Double(ph)
                 let cx = r.x + r.w / 2, cy = r.y + r.h / 2
+                fitCentre = (cx, cy)
                 iconCenter = ScreenPoint(x: anchor.x + c * cx - s * cy, y: anchor.y + s * cx + c * cy)
                 iconRotation = angle
             }
@@ -537,7 +540,19 @@ extension MapRenderer {
         // An icon lying on the ground (not one stretched around its text): its offset and image
         // on the ground, axes east, along the line, or along the screen's horizontal.
         var iconLinear: Linear2?
-        if let icon, frame.iconOnGround, fitSize == nil, let gf = frame.iconGround {
+        if let fit = fitSize, frame.iconOnGround, let theta = groundTextAngle, let gf = frame.textGround {
+            // Stretched around a label lying on the ground: on the ground with it, in its axes.
+            let ct = mapCos(theta), st = mapSin(theta)
+            let centre = gf.ground(unit, fitCentre.x, fitCentre.y, angle: ct, st)
+            let hw = Double(fit.w) / 2, hh = Double(fit.h) / 2
+            guard let patch = gf.patch(at: centre, angle: ct, st),
+                  var box = gf.screenBox(centre, -hw, -hh, hw, hh, angle: ct, st, padding: layout.icon.padding, layerID: layer.id,
+                                         text: "") else { return nil }
+            box.featureIndex = f
+            iconBox = box
+            iconCenter = patch.center
+            iconLinear = patch.linear
+        } else if let icon, frame.iconOnGround, fitSize == nil, let gf = frame.iconGround {
             let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
             var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
             ix += layout.icon.offset.x; iy += layout.icon.offset.y

@@ -154,6 +154,20 @@ import Testing
         #expect(viewport.w == flat.w && viewport.h == flat.h, "viewport (auto at a point) faces the viewer: \(viewport)")
     }
 
+    @Test func anIconStretchedAroundAGroundLabelLiesOnTheGroundWithIt() throws {
+        let layout = Self.label + #", "text-pitch-alignment": "map", "icon-pitch-alignment": "map", "icon-image": "square", "#
+            + #""icon-text-fit": "both", "icon-text-fit-padding": [4, 4, 4, 4]"#
+        let (r, _) = try Self.render(Self.style(Self.point, layout), pitch: 60)
+        let ground = r.symbolDraws.compactMap { if case let .groundIcon(_, _, m, _) = $0 { return m } else { return nil } }
+        let m = try #require(ground.first, "the stretched icon is drawn on the ground")
+        #expect(abs(m.d) < 0.75 * abs(m.a), "foreshortened like its label: \(m)")
+        try #require(r.placer.placed.count == 2)
+        let icon = r.placer.placed[0], text = r.placer.placed[1]
+        #expect(icon.minX <= text.minX + 1 && icon.maxX >= text.maxX - 1 && icon.minY <= text.minY + 1 && icon.maxY >= text.maxY - 1,
+                "the icon's box \(icon) holds the text's \(text)")
+        #expect(icon.maxY - icon.minY < 1.5 * (text.maxY - text.minY), "and is squashed like it")
+    }
+
     @Test func groundSymbolsDrawTheSamePixelsOnOneAndTwoThreads() throws {
         let json = """
             {"version": 8, "sources": {
