@@ -51,7 +51,8 @@ import Testing
 
     /// Label scenes from `Tests/FlybyRenderTests/Fixtures/text/<name>.json` (glyph PBF labels),
     /// drawn with ``textCamera(pitched:)``.
-    static let textFixtures = ["text-pbf-labels", "text-line-labels", "text-symbol-features", "text-variable-anchors"]
+    static let textFixtures = ["text-pbf-labels", "text-line-labels", "text-symbol-features", "text-variable-anchors",
+                                "text-pitch-map"]
 
     static func textCamera(pitched: Bool) -> CameraState {
         pitched ? CameraState(center: .init(latitude: 60.1695, longitude: 24.9400), zoom: 13, bearing: 20, pitch: 50)

@@ -296,9 +296,9 @@ public struct SymbolLayer: Layer {
     public var textRotationAlignment: Value<TextRotationAlignment>?
     /// `icon-rotation-alignment`: whether icons rotate with the map or stay level on screen. Default `auto`.
     public var iconRotationAlignment: Value<IconRotationAlignment>?
-    /// `text-pitch-alignment`: labels face the viewer. Default `auto`.
+    /// `text-pitch-alignment`: whether labels lie on the pitched ground or face the viewer. Default `auto`.
     public var textPitchAlignment: Value<TextPitchAlignment>?
-    /// `icon-pitch-alignment`: icons face the viewer. Default `auto`.
+    /// `icon-pitch-alignment`: whether icons lie on the pitched ground or face the viewer. Default `auto`.
     public var iconPitchAlignment: Value<IconPitchAlignment>?
     /// `icon-text-fit`: whether the icon is stretched to its label. Default `none`.
     public var iconTextFit: Value<IconTextFit>?
@@ -560,14 +560,14 @@ public enum IconRotationAlignment: String, StyleKeyword {
     case map, viewport, auto
 }
 
-/// The keywords of `text-pitch-alignment`: labels face the viewer.
+/// The keywords of `text-pitch-alignment`: whether labels lie on the pitched ground or face the viewer.
 public enum TextPitchAlignment: String, StyleKeyword {
-    case viewport, auto
+    case map, viewport, auto
 }
 
-/// The keywords of `icon-pitch-alignment`: icons face the viewer.
+/// The keywords of `icon-pitch-alignment`: whether icons lie on the pitched ground or face the viewer.
 public enum IconPitchAlignment: String, StyleKeyword {
-    case viewport, auto
+    case map, viewport, auto
 }
 
 /// The keywords of `text-translate-anchor`: what `translate` is relative to: the map (rotates with it) or the viewport.

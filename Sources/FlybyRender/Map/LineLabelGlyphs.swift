@@ -100,6 +100,72 @@ extension MapRenderer {
     }
 }
 
+extension MapRenderer {
+    /// ``layOutAlongPath(_:font:pixelSize:pivot:path:_:layerID:text:feature:)`` on the ground
+    /// (`text-pitch-alignment` `map` along a line): `path` is the line around the anchor on the
+    /// ground (``LineLabelPath/buildOnGround(_:_:worldSize:reach:)``), in pixels of the map at the
+    /// camera's centre distance; each glyph's centre is put on it at its advance from the anchor,
+    /// its axes along the ground line there, and the glyph is drawn through the ground projection
+    /// (``GroundFrame``). `text-max-angle` is measured on the ground; `text-keep-upright` looks at
+    /// the label's ends on screen. Collision: each glyph cell's projected quad's screen box.
+    mutating func layOutOnGround(_ block: TextBlock, font: LabelFontID, pixelSize: Float, pivot: SIMD2<Float>,
+                                 path: LineLabelPath, _ settings: LineLabelGlyphs.Settings, ground gf: GroundFrame,
+                                 anchor o: (x: Double, y: Double), layerID: String, text label: String,
+                                 feature f: Int) -> LineLabelGlyphs? {
+        let (lo, hi) = LineLabelGlyphs.extent(block, pivotX: pivot.x)
+        func unit(_ p: ScreenPoint) -> (x: Double, y: Double) { (o.x + p.x / gf.worldSize, o.y + p.y / gf.worldSize) }
+        var sense = 1.0
+        if settings.keepUpright {
+            let a = path.point(at: max(lo, -path.backwardLength)), b = path.point(at: min(hi, path.forwardLength))
+            if let a, let b, gf.isInFront(unit(a.p)), gf.isInFront(unit(b.p)) {
+                let ua = unit(a.p), ub = unit(b.p)
+                let sa = gf.h.project(ua.x, ua.y), sb = gf.h.project(ub.x, ub.y)
+                if abs(sb.x - sa.x) > 1e-6 {
+                    if sb.x < sa.x { sense = -1 }
+                } else if let at = path.point(at: 0) {
+                    let j = gf.h.jacobian(o.x, o.y)
+                    if j.apply(mapCos(at.angle), mapSin(at.angle)).x < 0 { sense = -1 }
+                }
+            }
+        }
+        let (from, to) = sense > 0 ? (lo, hi) : (-hi, -lo)
+        guard from >= -path.backwardLength - 1e-9, to <= path.forwardLength + 1e-9 else { return nil }
+        if path.largestTurn(from: from, to: to, window: settings.angleWindow) > settings.maxAngle { return nil }
+
+        var out = LineLabelGlyphs()
+        out.angle = (path.point(at: 0)?.angle ?? 0) + (sense < 0 ? Double.pi : 0)
+        let lineHeight = Double(block.size.y) / Double(max(1, block.lines.count))
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (i, line) in block.lines.enumerated() {
+            let cy = Double(i) * lineHeight + lineHeight / 2 - Double(pivot.y)
+            for glyph in line.glyphs {
+                let half = Double(glyph.advance) / 2
+                let s = Double(glyph.position.x - pivot.x) + half
+                guard let at = path.point(at: sense * s) else { return nil }
+                let angle = at.angle + (sense < 0 ? Double.pi : 0) + settings.rotate
+                let c = mapCos(angle), sn = mapSin(angle)
+                // The glyph cell's centre on the ground: `cy` across the line from the path.
+                let centre = unit(ScreenPoint(x: at.p.x - sn * cy, y: at.p.y + c * cy))
+                guard let patch = gf.patch(at: centre, angle: c, sn) else { return nil }
+                if let field = text.field(glyph.glyph, font: font) {
+                    out.glyphs.append(PlacedGlyph(field: field, pixelSize: pixelSize,
+                                                  offset: (-half, Double(glyph.position.y - pivot.y) - cy), origin: patch.center,
+                                                  cos: 1, sin: 0, linear: patch.linear))
+                }
+                guard half > 0 else { continue }
+                guard var box = gf.screenBox(centre, -half, -lineHeight / 2, half, lineHeight / 2, angle: c, sn,
+                                             padding: settings.padding, layerID: layerID, text: label) else { return nil }
+                box.featureIndex = f
+                out.boxes.append(box)
+                minX = min(minX, box.minX); minY = min(minY, box.minY); maxX = max(maxX, box.maxX); maxY = max(maxY, box.maxY)
+            }
+        }
+        guard !out.boxes.isEmpty else { return nil }
+        out.bounds = SymbolBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, layerID: layerID, text: label, featureIndex: f)
+        return out
+    }
+}
+
 extension LineLabelGlyphs {
     /// Moves the label by `d` pixels (`text-translate`).
     mutating func translate(by d: (x: Double, y: Double)) {

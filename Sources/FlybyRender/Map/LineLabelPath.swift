@@ -234,3 +234,33 @@ struct LineLabelPath {
 
     private func angleOf(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { mapAtan2(b.y - a.y, b.x - a.x) }
 }
+
+extension LineLabelPath {
+    /// Like ``build(_:_:h:near:far:reach:)`` but on the ground: the part's points around the anchor
+    /// in pixels of the map at the camera's centre distance (unit Mercator × `worldSize`, y south),
+    /// relative to the anchor, until `reach` such pixels each way. Distances and angles are then
+    /// those of the ground (for labels lying on it, ``GroundFrame``).
+    mutating func buildOnGround(_ level: GeometryLevel, _ anchor: LineLabelAnchor, worldSize: Double, reach: Double) {
+        forward.removeAll(keepingCapacity: true); forwardDistance.removeAll(keepingCapacity: true)
+        backward.removeAll(keepingCapacity: true); backwardDistance.removeAll(keepingCapacity: true)
+        let range = level.points(ofRing: anchor.ring)
+        let xy = level.xy
+        let a = ScreenPoint(x: 0, y: 0)
+        func walk(_ start: Int, _ step: Int, _ points: inout [ScreenPoint], _ distances: inout [Double]) {
+            points.append(a); distances.append(0)
+            var k = start, walked = 0.0, last = a
+            while k >= range.lowerBound && k < range.upperBound && walked < reach {
+                let p = ScreenPoint(x: (xy[2 * k] - anchor.x) * worldSize, y: (xy[2 * k + 1] - anchor.y) * worldSize)
+                let seg = ((p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y)).squareRoot()
+                if seg > 1e-9 {
+                    walked += seg
+                    points.append(p); distances.append(walked)
+                    last = p
+                }
+                k += step
+            }
+        }
+        walk(anchor.segment + 1, 1, &forward, &forwardDistance)
+        walk(anchor.segment, -1, &backward, &backwardDistance)
+    }
+}

@@ -145,7 +145,18 @@ extension MapRenderer {
             // Rotation alignment (Style Specification, `text-rotation-alignment`): `auto` is `map`
             // along lines and `viewport` at points; `map` at a point turns with the map, and
             // `viewport` along a line stays level.
-            let frame = SymbolFrame(
+            let textRotatesWithMap = textAlign == "map" || (textAlign == "auto" && alongLine)
+            let iconRotatesWithMap = iconAlign == "map" || (iconAlign == "auto" && alongLine)
+            // Pitch alignment (`text-pitch-alignment`, `icon-pitch-alignment`): `map` lies on the
+            // ground (``GroundFrame``), `viewport` faces the viewer, and `auto` "automatically
+            // matches the value of" the rotation alignment. A flat frame draws both alike.
+            let textPitch = layer.string(.textPitchAlignment, zoom: z), iconPitch = layer.string(.iconPitchAlignment, zoom: z)
+            // Along lines `auto` stays facing the viewer unless ``autoPitchFollowsRotationAlongLines``
+            // (the committed goldens were recorded so; see docs/text.md).
+            let autoFollows = !alongLine || autoPitchFollowsRotationAlongLines
+            let textOnGround = g.pitched && (textPitch == "map" || (textPitch == "auto" && autoFollows && textRotatesWithMap))
+            let iconOnGround = g.pitched && (iconPitch == "map" || (iconPitch == "auto" && autoFollows && iconRotatesWithMap))
+            var frame = SymbolFrame(
                 textFollowsLine: textAlign != "viewport" && textAlign != "viewport-glyph",
                 iconFollowsLine: iconAlign != "viewport",
                 textTurn: !alongLine && textAlign == "map" ? -bearing : 0,
@@ -156,8 +167,17 @@ extension MapRenderer {
                 keepUpright: layer.bool(.textKeepUpright, zoom: z), maxAngle: layer.number(.textMaxAngle, zoom: z) * Double.pi / 180,
                 iconKeepUpright: layer.bool(.iconKeepUpright, zoom: z),
                 edgeTiles: layer.bool(.symbolAvoidEdges, zoom: z) ? tiles.cover(forLayer: li) : [])
+            frame.textOnGround = textOnGround; frame.iconOnGround = iconOnGround
+            frame.textRotatesWithMap = textRotatesWithMap; frame.iconRotatesWithMap = iconRotatesWithMap
             for copy in g.firstCopy...g.lastCopy {
                 let h = g.unitHomography(copy: copy)
+                if textOnGround || iconOnGround {
+                    var th = h, ih = h
+                    th.originX += frame.textTranslation.x; th.originY += frame.textTranslation.y
+                    ih.originX += frame.iconTranslation.x; ih.originY += frame.iconTranslation.y
+                    frame.textGround = GroundFrame(h: th, worldSize: g.worldSize, near: g.near, far: g.far)
+                    frame.iconGround = GroundFrame(h: ih, worldSize: g.worldSize, near: g.near, far: g.far)
+                }
                 let window = g.queryBox(copy: copy)
                 collectFeatures(li, layer, source, g, copy: copy, sortKey: .symbolSortKey)
                 var k = 0
@@ -184,6 +204,13 @@ extension MapRenderer {
         var iconKeepUpright = false
         /// `symbol-avoid-edges` with a tiled source: the frame's tiles (empty: nothing to avoid).
         var edgeTiles: [TileID] = []
+        /// Pitch alignment `map` on a pitched frame: the text / icons lie on the ground, through
+        /// ``textGround`` / ``iconGround`` (the world copy's projection, translation included).
+        var textOnGround = false, iconOnGround = false
+        /// Rotation alignment `map` (or `auto` along a line): on the ground, the layout's x axis
+        /// is east (at a point) or the line's direction; else the screen's horizontal.
+        var textRotatesWithMap = false, iconRotatesWithMap = false
+        var textGround: GroundFrame?, iconGround: GroundFrame?
     }
 
     private mutating func placeSymbol(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, _ level: GeometryLevel,
@@ -212,7 +239,7 @@ extension MapRenderer {
         // Anchor on screen, and the rotation of the label.
         if let pointAnchor {
             placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: pointAnchor, lineAngle: 0, lineDirection: 0,
-                    chain: nil,
+                    groundDirection: 0, chain: nil,
                     unit: pointUnit, lineAnchor: nil, font: font, frame)
             return
         }
@@ -230,24 +257,42 @@ extension MapRenderer {
         var path = LineLabelPath()
         swap(&path, &linePathScratch)
         defer { swap(&path, &linePathScratch) }
+        var groundPath = LineLabelPath()
+        swap(&groundPath, &groundPathScratch)
+        defer { swap(&groundPath, &groundPathScratch) }
+        let onGround = frame.textOnGround || frame.iconOnGround
         for a in anchors {
             guard path.build(level, a, h: h, near: g.near, far: g.far, reach: max(abs(extent.0), abs(extent.1), 1) + 1),
                   let at = path.point(at: 0), isOnScreen(at.p, g) else { continue }
             var lineAngle = at.angle
             if lineAngle > Double.pi / 2 { lineAngle -= Double.pi } else if lineAngle < -Double.pi / 2 { lineAngle += Double.pi }
             var chain: LineLabelGlyphs?
+            // On the ground: the line's direction there (radians clockwise from east).
+            var groundDirection = 0.0
+            if onGround {
+                groundPath.buildOnGround(level, a, worldSize: g.worldSize, reach: max(abs(extent.0), abs(extent.1), iconLength, 1) + 1)
+                guard let at = groundPath.point(at: 0) else { continue }
+                groundDirection = at.angle
+            }
             if let block, frame.textFollowsLine {
                 let oy = MapRenderer.anchorOffset(layout.text.anchor, width: blockW, height: blockH).1 + layout.text.offset.y
                 let settings = LineLabelGlyphs.Settings(keepUpright: frame.keepUpright, maxAngle: frame.maxAngle,
                                                         angleWindow: 0.6 * Double(layout.pixelSize), rotate: layout.textRotate,
                                                         padding: layout.text.padding)
+                if frame.textOnGround, let gf = frame.textGround {
+                    guard let laid = layOutOnGround(block, font: font, pixelSize: layout.pixelSize, pivot: SIMD2(pivotX, Float(-oy)),
+                                                    path: groundPath, settings, ground: gf, anchor: (a.x, a.y), layerID: layer.id,
+                                                    text: layout.label, feature: f) else { continue }
+                    chain = laid
+                } else {
                 guard var laid = layOutAlongPath(block, font: font, pixelSize: layout.pixelSize, pivot: SIMD2(pivotX, Float(-oy)),
                                                  path: path, settings, layerID: layer.id, text: layout.label, feature: f) else { continue }
                 laid.translate(by: frame.textTranslation)
                 chain = laid
+                }
             }
             placeAt(index, layer, source, feature: f, g, layout: layout, icon: icon, anchor: at.p, lineAngle: lineAngle,
-                    lineDirection: at.angle, chain: chain,
+                    lineDirection: at.angle, groundDirection: groundDirection, chain: chain,
                     unit: (a.x, a.y), lineAnchor: SIMD2(a.x, a.y), font: font, frame)
         }
     }
@@ -259,7 +304,8 @@ extension MapRenderer {
     /// Mercator). `unit` is the anchor in unit Mercator (for `symbol-avoid-edges`).
     private mutating func placeAt(_ index: Int, _ layer: StyleLayer, _ source: LoadedSource, feature f: Int, _ g: FrameGeometry,
                                   layout: SymbolLayout, icon: PixelBuffer?, anchor pointOnScreen: ScreenPoint, lineAngle: Double,
-                                  lineDirection: Double, chain: LineLabelGlyphs?, unit: (x: Double, y: Double), lineAnchor unitAnchor: SIMD2<Double>?,
+                                  lineDirection: Double, groundDirection: Double, chain: LineLabelGlyphs?, unit: (x: Double, y: Double),
+                                  lineAnchor unitAnchor: SIMD2<Double>?,
                                   font: LabelFontID, _ frame: SymbolFrame) {
         let alongLine = unitAnchor != nil
         // Variable anchors (``SymbolAnchorOffsets``): each candidate in order, the first whose
@@ -270,7 +316,7 @@ extension MapRenderer {
         var best: SymbolCandidate?
         if variants.isEmpty {
             best = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: lineAngle,
-                                   lineDirection: lineDirection, chain: chain, alongLine: alongLine, unit: unit, frame,
+                                   lineDirection: lineDirection, groundDirection: groundDirection, chain: chain, alongLine: alongLine, unit: unit, frame,
                                    text: (layout.text.anchor, layout.text.offset, layout.block), allowTextOverlap: layout.text.allowOverlap)
         } else {
             let order = variantOrder(index, layout: layout, unit: unit)
@@ -279,7 +325,7 @@ extension MapRenderer {
                 for k in (pass == 0 ? order : Array(order.prefix(1))) {
                     let v = variants[k]
                     guard var c = symbolCandidate(layer, feature: f, g, layout: layout, icon: icon, anchor: pointOnScreen, lineAngle: 0,
-                                                  lineDirection: 0, chain: nil, alongLine: false, unit: unit, frame, text: (v.anchor, v.offset, v.block),
+                                                  lineDirection: 0, groundDirection: 0, chain: nil, alongLine: false, unit: unit, frame, text: (v.anchor, v.offset, v.block),
                                                   allowTextOverlap: pass == 1) else { continue }
                     c.variant = k
                     if best == nil { best = c }
@@ -345,9 +391,21 @@ extension MapRenderer {
                     let haloColor = pixelColor(layer.color(.iconHaloColor, zoom: z, feature: ctx), opacity)
                     let halo = layer.number(.iconHaloWidth, zoom: z, feature: ctx)
                     let blur = layer.number(.iconHaloBlur, zoom: z, feature: ctx)
+                    if let m = chosen.iconLinear {
+                        // One "glyph" whose em is 48 image pixels (as `.sdfIcon` draws it), on the ground.
+                        let em = Double(GlyphDistanceField.iconTexelsPerEm) * scale
+                        let glyph = PlacedGlyph(field: field, pixelSize: Float(em),
+                                                offset: (-Double(image.width) * scale / 2, -Double(image.height) * scale / 2),
+                                                origin: iconCenter, cos: 1, sin: 0, linear: m)
+                        symbolDraws.append(.glyphs([glyph], color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
+                    } else {
                     symbolDraws.append(.sdfIcon(field, size: (Double(image.width), Double(image.height)), center: iconCenter,
                                                 scale: scale, rotation: iconRotation, color: color, halo: halo, haloBlur: blur,
                                                 haloColor: haloColor))
+                    }
+                } else if let m = chosen.iconLinear {
+                    let linear = Linear2(a: m.a * scale, b: m.b * scale, c: m.c * scale, d: m.d * scale)
+                    symbolDraws.append(.groundIcon(image, center: iconCenter, linear: linear, opacity: opacity))
                 } else {
                     symbolDraws.append(.icon(image, center: iconCenter, scale: scale, rotation: iconRotation, opacity: opacity))
                 }
@@ -364,6 +422,11 @@ extension MapRenderer {
             let blur = layer.number(.textHaloBlur, zoom: z, feature: ctx)
             if let chain {
                 symbolDraws.append(.glyphs(chain.glyphs, color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
+                return
+            }
+            if let theta = chosen.groundTextAngle, let gf = frame.textGround {
+                let glyphs = groundGlyphs(block, font: font, pixelSize: layout.pixelSize, ox: ox, oy: oy, unit: unit, angle: theta, gf)
+                symbolDraws.append(.glyphs(glyphs, color: color, halo: halo, haloBlur: blur, haloColor: haloColor))
                 return
             }
             // Pivot: the block point that lands on the anchor.
@@ -387,12 +450,17 @@ extension MapRenderer {
         var fitSize: (w: Int, h: Int)?
         /// The index of the variable-anchor candidate (nil without variable anchors).
         var variant: Int?
+        /// Lying on the ground: the text's axes (radians clockwise from east), and the icon's
+        /// map from frame pixels to the screen (``GroundFrame``); nil when facing the viewer.
+        var groundTextAngle: Double?
+        var iconLinear: Linear2?
     }
 
     /// The boxes of a symbol with its text at `text` (anchor keyword, offset in pixels, block), and
     /// their collision verdicts; nil when `symbol-avoid-edges` keeps it out.
     private func symbolCandidate(_ layer: StyleLayer, feature f: Int, _ g: FrameGeometry, layout: SymbolLayout, icon: PixelBuffer?,
-                                 anchor pointOnScreen: ScreenPoint, lineAngle: Double, lineDirection: Double, chain: LineLabelGlyphs?,
+                                 anchor pointOnScreen: ScreenPoint, lineAngle: Double, lineDirection: Double, groundDirection: Double,
+                                 chain: LineLabelGlyphs?,
                                  alongLine: Bool,
                                  unit: (x: Double, y: Double), _ frame: SymbolFrame,
                                  text: (anchor: String, offset: (x: Double, y: Double), block: TextBlock?),
@@ -417,6 +485,17 @@ extension MapRenderer {
                                              layout.label)
             textBox?.featureIndex = f
         }
+        // Lying on the ground (``GroundFrame``): the block's box projected, axes east (map
+        // rotation) or along the screen's horizontal there (viewport rotation), then text-rotate.
+        var groundTextAngle: Double?
+        if chain == nil, block != nil, frame.textOnGround, let gf = frame.textGround {
+            let theta = (frame.textRotatesWithMap && !alongLine ? 0 : gf.screenLevelAngle(unit.x, unit.y)) + layout.textRotate
+            guard var box = gf.screenBox(unit, ox, oy, ox + blockW, oy + blockH, angle: mapCos(theta), mapSin(theta),
+                                         padding: layout.text.padding, layerID: layer.id, text: layout.label) else { return nil }
+            box.featureIndex = f
+            textBox = box
+            groundTextAngle = theta
+        }
         var iconBox: SymbolBox?
         // Image pixels → frame pixels: icon-size × device pixels per point ÷ image pixels per point.
         let iconScale = icon == nil ? layout.iconScale
@@ -427,6 +506,8 @@ extension MapRenderer {
         let iconRotate = layout.iconRotate + frame.iconTurn + (alongLine && frame.iconFollowsLine ? iconLine : 0)
         var iconCenter = iconAnchor
         var fitSize: (w: Int, h: Int)?
+        /// With `icon-text-fit`: the stretched icon's centre relative to the text anchor, in the text's axes.
+        var fitCentre = (x: 0.0, y: 0.0)
         var iconRotation = iconRotate
         if let icon {
             var iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
@@ -443,6 +524,7 @@ extension MapRenderer {
                 fitSize = (pw, ph)
                 iw = Double(pw); ih = Double(ph)
                 let cx = r.x + r.w / 2, cy = r.y + r.h / 2
+                fitCentre = (cx, cy)
                 iconCenter = ScreenPoint(x: anchor.x + c * cx - s * cy, y: anchor.y + s * cx + c * cy)
                 iconRotation = angle
             }
@@ -454,6 +536,38 @@ extension MapRenderer {
             iconBox = SymbolBox(minX: iconCenter.x - ext.0 - pad, minY: iconCenter.y - ext.1 - pad,
                                 maxX: iconCenter.x + ext.0 + pad, maxY: iconCenter.y + ext.1 + pad, layerID: layer.id, text: "",
                                 featureIndex: f)
+        }
+        // An icon lying on the ground (not one stretched around its text): its offset and image
+        // on the ground, axes east, along the line, or along the screen's horizontal.
+        var iconLinear: Linear2?
+        if let fit = fitSize, frame.iconOnGround, let theta = groundTextAngle, let gf = frame.textGround {
+            // Stretched around a label lying on the ground: on the ground with it, in its axes.
+            let ct = mapCos(theta), st = mapSin(theta)
+            let centre = gf.ground(unit, fitCentre.x, fitCentre.y, angle: ct, st)
+            let hw = Double(fit.w) / 2, hh = Double(fit.h) / 2
+            guard let patch = gf.patch(at: centre, angle: ct, st),
+                  var box = gf.screenBox(centre, -hw, -hh, hw, hh, angle: ct, st, padding: layout.icon.padding, layerID: layer.id,
+                                         text: "") else { return nil }
+            box.featureIndex = f
+            iconBox = box
+            iconCenter = patch.center
+            iconLinear = patch.linear
+        } else if let icon, frame.iconOnGround, fitSize == nil, let gf = frame.iconGround {
+            let iw = Double(icon.width) * iconScale, ih = Double(icon.height) * iconScale
+            var (ix, iy) = MapRenderer.anchorOffset(layout.icon.anchor, width: iw, height: ih)
+            ix += layout.icon.offset.x; iy += layout.icon.offset.y
+            let line = frame.iconKeepUpright && lineAngle != lineDirection ? groundDirection + Double.pi : groundDirection
+            let base = frame.iconRotatesWithMap ? (alongLine ? line : 0) : gf.screenLevelAngle(unit.x, unit.y)
+            let centre = gf.ground(unit, ix + iw / 2, iy + ih / 2, angle: mapCos(base), mapSin(base))
+            let theta = base + layout.iconRotate
+            let ct = mapCos(theta), st = mapSin(theta)
+            guard let patch = gf.patch(at: centre, angle: ct, st),
+                  var box = gf.screenBox(centre, -iw / 2, -ih / 2, iw / 2, ih / 2, angle: ct, st, padding: layout.icon.padding,
+                                         layerID: layer.id, text: "") else { return nil }
+            box.featureIndex = f
+            iconBox = box
+            iconCenter = patch.center
+            iconLinear = patch.linear
         }
         // symbol-avoid-edges: inside the anchor's tile, or not at all.
         if !frame.edgeTiles.isEmpty {
@@ -467,7 +581,30 @@ extension MapRenderer {
         let iconOK = iconBox.map { layout.icon.allowOverlap || placer.isFree($0) } ?? false
         return SymbolCandidate(textBox: textBox, iconBox: iconBox, block: block, textOK: textOK, iconOK: iconOK, textAnchor: anchor,
                                cos: c, sin: s, ox: ox, oy: oy, iconCenter: iconCenter, iconRotation: iconRotation, iconScale: iconScale,
-                               fitSize: fitSize)
+                               fitSize: fitSize, groundTextAngle: groundTextAngle, iconLinear: iconLinear)
+    }
+
+    /// The glyphs of `block` lying on the ground, its top-left corner `(ox, oy)` pixels from the
+    /// unit anchor along axes at `angle` (``GroundFrame``): each glyph drawn through the ground
+    /// projection's derivative at the centre of its ink; glyphs outside the depth strip are left out.
+    mutating func groundGlyphs(_ block: TextBlock, font: LabelFontID, pixelSize: Float, ox: Double, oy: Double,
+                               unit: (x: Double, y: Double), angle: Double, _ gf: GroundFrame) -> [PlacedGlyph] {
+        var out: [PlacedGlyph] = []
+        let c = mapCos(angle), s = mapSin(angle)
+        for line in block.lines {
+            for glyph in line.glyphs {
+                guard let field = text.field(glyph.glyph, font: font) else { continue }
+                let dx = Double(glyph.position.x) + ox, dy = Double(glyph.position.y) + oy
+                // The ink's centre in glyph pixels (sample = glyph · k − (fieldOrigin + 0.5)).
+                let k = Double(field.texelsPerEm) / Double(pixelSize)
+                let cx = dx + (Double(field.inkMin.x + field.inkMax.x) / 2 + Double(field.originX) + 0.5) / k
+                let cy = dy + (Double(field.inkMin.y + field.inkMax.y) / 2 + Double(field.originY) + 0.5) / k
+                guard let patch = gf.patch(at: gf.ground(unit, cx, cy, angle: c, s), angle: c, s) else { continue }
+                out.append(PlacedGlyph(field: field, pixelSize: pixelSize, offset: (dx - cx, dy - cy), origin: patch.center,
+                                       cos: 1, sin: 0, linear: patch.linear))
+            }
+        }
+        return out
     }
 
     /// Draws placed symbols (``symbolDraws``) into this renderer's rows (its painter's band).
@@ -477,6 +614,8 @@ extension MapRenderer {
             switch draw {
             case let .icon(image, center, scale, rotation, opacity):
                 drawImage(image, center: center, scale: scale, rotation: rotation, opacity: opacity, rows: painter.rows, view)
+            case let .groundIcon(image, center, linear, opacity):
+                drawImage(image, center: center, linear: linear, opacity: opacity, rows: painter.rows, view)
             case let .sdfIcon(field, size, center, scale, rotation, color, halo, blur, haloColor):
                 // One "glyph" whose em is 48 image pixels, centred on `center` (GlyphFieldPainter's mapping).
                 let em = Double(GlyphDistanceField.iconTexelsPerEm) * scale
@@ -532,6 +671,44 @@ extension MapRenderer {
                          layerID: layerID, text: text)
     }
 
+    /// Draws `image` centred at `center` through `linear` (image pixels from its centre → screen
+    /// pixels; its determinant is not near 0), with bilinear sampling and premultiplied source-over.
+    func drawImage(_ image: PixelBuffer, center: ScreenPoint, linear m: Linear2, opacity: Double, rows: Range<Int>? = nil,
+                   _ view: PixelBufferView) {
+        let det = m.determinant
+        guard det.isFinite, abs(det) > 1e-9, image.width > 0, image.height > 0, opacity > 0 else { return }
+        let hw = Double(image.width) / 2, hh = Double(image.height) / 2
+        let ex = hw * abs(m.a) + hh * abs(m.b), ey = hw * abs(m.c) + hh * abs(m.d)
+        let x0 = max(0, Int(max(-1e9, center.x - ex).rounded(.down))), x1 = min(view.width, Int(min(1e9, center.x + ex).rounded(.up)))
+        let y0 = max(rows?.lowerBound ?? 0, Int(max(-1e9, center.y - ey).rounded(.down)))
+        let y1 = min(rows?.upperBound ?? view.height, view.height, Int(min(1e9, center.y + ey).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        let i00 = m.d / det, i01 = -m.b / det, i10 = -m.c / det, i11 = m.a / det
+        let alpha = UInt32(min(1, opacity) * 256)
+        let iw = image.width, ih = image.height
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in y0..<y1 {
+                let row = view.row(y)
+                for x in x0..<x1 {
+                    let dx = Double(x) + 0.5 - center.x, dy = Double(y) + 0.5 - center.y
+                    let u = i00 * dx + i01 * dy + hw - 0.5
+                    let v = i10 * dx + i11 * dy + hh - 0.5
+                    guard u > -1 && v > -1 && u < Double(iw) && v < Double(ih) else { continue }
+                    let ui = Int(u.rounded(.down)), vi = Int(v.rounded(.down))
+                    let fu = UInt32((u - Double(ui)) * 256), fv = UInt32((v - Double(vi)) * 256)
+                    @inline(__always) func texel(_ i: Int, _ j: Int) -> UInt32 {
+                        (i >= 0 && j >= 0 && i < iw && j < ih) ? src[j * iw + i] : 0
+                    }
+                    let p = bilinear(texel(ui, vi), texel(ui + 1, vi), texel(ui, vi + 1), texel(ui + 1, vi + 1), fu, fv)
+                    let q = alpha >= 256 ? p : scaleAll(p, alpha)
+                    let a = q >> 24
+                    guard a != 0 else { continue }
+                    row[x] = q &+ PixelBlend.scale(row[x], by: 255 &- a)
+                }
+            }
+        }
+    }
+
     /// Draws `image` centred at `center`, scaled and rotated (radians, clockwise on screen), with
     /// bilinear sampling and premultiplied source-over.
     func drawImage(_ image: PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double,
@@ -575,6 +752,9 @@ extension MapRenderer {
 enum SymbolDraw {
     /// An image centred at `center` (pixels), scaled, rotated (radians, clockwise on screen).
     case icon(PixelBuffer, center: ScreenPoint, scale: Double, rotation: Double, opacity: Double)
+    /// An image lying on the ground: an offset of image pixels from its centre goes to
+    /// `center + linear · offset` on screen (``GroundFrame``).
+    case groundIcon(PixelBuffer, center: ScreenPoint, linear: Linear2, opacity: Double)
     /// An SDF icon of `size` image pixels: its field drawn `scale` frame pixels per image pixel,
     /// tinted `color` over a `halo`-px halo (`icon-color`, `icon-halo-*`; opacity already applied).
     case sdfIcon(GlyphDistanceField, size: (w: Double, h: Double), center: ScreenPoint, scale: Double, rotation: Double,

@@ -189,6 +189,9 @@ struct TerrainDrape {
             case let .icon(image, center, scale, rotation, opacity):
                 let l = lift(center, g)
                 if !l.hidden { lifted.append(.icon(image, center: l.point, scale: scale, rotation: rotation, opacity: opacity)) }
+            case let .groundIcon(image, center, linear, opacity):
+                let l = lift(center, g)
+                if !l.hidden { lifted.append(.groundIcon(image, center: l.point, linear: linear, opacity: opacity)) }
             case let .sdfIcon(field, size, center, scale, rotation, color, halo, blur, haloColor):
                 let l = lift(center, g)
                 if !l.hidden {

@@ -284,12 +284,12 @@ extension StyleProperty {
             .zoom, transition: false, "whether labels rotate with the map or stay level on screen"),
         row(.iconRotationAlignment, .symbol, .layout, .enumeration(["map", "viewport", "auto"]), .string("auto"), .zoom,
             transition: false, "whether icons rotate with the map or stay level on screen"),
-        // Labels are drawn facing the viewer: `map` (labels lying on the pitched ground) is
-        // refused by name rather than drawn as `viewport`.
-        row(.textPitchAlignment, .symbol, .layout, .enumeration(["viewport", "auto"]), .string("auto"), .zoom, transition: false,
-            "labels face the viewer", drawing: .fixed("labels face the viewer; only `viewport` and `auto` are accepted")),
-        row(.iconPitchAlignment, .symbol, .layout, .enumeration(["viewport", "auto"]), .string("auto"), .zoom, transition: false,
-            "icons face the viewer", drawing: .fixed("labels face the viewer; only `viewport` and `auto` are accepted")),
+        // Pitch alignment (Style Specification): `map` lays the glyphs / icon on the pitched
+        // ground, `viewport` keeps them facing the viewer, `auto` follows the rotation alignment.
+        row(.textPitchAlignment, .symbol, .layout, .enumeration(["map", "viewport", "auto"]), .string("auto"), .zoom,
+            transition: false, "whether labels lie on the pitched ground or face the viewer"),
+        row(.iconPitchAlignment, .symbol, .layout, .enumeration(["map", "viewport", "auto"]), .string("auto"), .zoom,
+            transition: false, "whether icons lie on the pitched ground or face the viewer"),
         // symbol paint
         row(.textColor, .symbol, .paint, .color, .color(.black), .dataDriven, transition: true, "colour"),
         row(.textOpacity, .symbol, .paint, .number, .number(1), range: unit, .dataDriven, transition: true, "opacity, 0…1"),

@@ -1,7 +1,9 @@
 import FlybyCore
 
 /// One glyph of a label on screen: a point `p` of the glyph (pixels at ``pixelSize``, from the pen
-/// position on the baseline, y down) lands on the screen pixel `origin + R(cos, sin) · (p + offset)`.
+/// position on the baseline, y down) lands on the screen pixel `origin + R(cos, sin) · (p + offset)`,
+/// or `origin + linear · (p + offset)` when ``linear`` is set (a glyph lying on the pitched ground,
+/// ``GroundFrame``).
 struct PlacedGlyph: Sendable {
     var field: GlyphDistanceField
     /// The em size in pixels.
@@ -9,6 +11,8 @@ struct PlacedGlyph: Sendable {
     var offset: (x: Double, y: Double)
     var origin: ScreenPoint
     var cos: Double, sin: Double
+    /// A general linear map in place of the rotation (its determinant is not near 0).
+    var linear: Linear2? = nil
 }
 
 /// Draws labels (their text and an optional halo) from glyph distance fields
@@ -125,13 +129,25 @@ struct GlyphFieldPainter: Sendable {
         let k: Double
         /// What the inverse needs: the glyph's placement and the field's corner (texels).
         let origin: ScreenPoint, offset: (x: Double, y: Double), cos: Double, sin: Double
+        let linear: Linear2?
         let fieldOrigin: (x: Double, y: Double)
 
         init(_ g: PlacedGlyph) {
             k = Double(g.field.texelsPerEm) / Double(g.pixelSize)
             origin = g.origin; offset = g.offset; cos = g.cos; sin = g.sin
+            linear = g.linear
             fieldOrigin = (Double(g.field.originX), Double(g.field.originY))
-            let c = g.cos, s = g.sin, o = g.origin
+            let o = g.origin
+            if let m = g.linear {
+                // Glyph pixels of screen point P: M⁻¹(P − origin) − offset.
+                let det = m.determinant
+                let i00 = m.d / det, i01 = -m.b / det, i10 = -m.c / det, i11 = m.a / det
+                dudx = k * i00; dudy = k * i01; dvdx = k * i10; dvdy = k * i11
+                u0 = k * (-i00 * o.x - i01 * o.y - g.offset.x) - fieldOrigin.x - 0.5
+                v0 = k * (-i10 * o.x - i11 * o.y - g.offset.y) - fieldOrigin.y - 0.5
+                return
+            }
+            let c = g.cos, s = g.sin
             // Glyph pixels of screen point P: Rᵀ(P − origin) − offset; sample = glyph · k − (fieldOrigin + 0.5).
             dudx = k * c; dudy = k * s; dvdx = -k * s; dvdy = k * c
             u0 = k * (-c * o.x - s * o.y - g.offset.x) - fieldOrigin.x - 0.5
@@ -142,6 +158,7 @@ struct GlyphFieldPainter: Sendable {
         func screenPoint(u: Double, v: Double) -> ScreenPoint {
             let x = (u + fieldOrigin.x + 0.5) / k + offset.x
             let y = (v + fieldOrigin.y + 0.5) / k + offset.y
+            if let m = linear { return ScreenPoint(x: origin.x + m.a * x + m.b * y, y: origin.y + m.c * x + m.d * y) }
             return ScreenPoint(x: origin.x + cos * x - sin * y, y: origin.y + sin * x + cos * y)
         }
     }
