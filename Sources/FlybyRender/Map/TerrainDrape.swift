@@ -50,6 +50,8 @@ struct TerrainDrape {
     /// What the texture and mesh were last made for: a repeated camera reuses them (the pixels are
     /// the same either way; tested).
     var key: DrapeKey?
+    /// Draw only the texture pixels the relief samples (off: the whole texture, for tests).
+    var limitsTexture = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -97,7 +99,8 @@ struct TerrainDrape {
         let bounds = (0...bands).map { $0 * h / bands }
         if key != newKey {
             buildMesh(g, threads: threads)
-            texture.textureRegion = rasterize(bands: bounds)
+            let region = rasterize(bands: bounds)
+            texture.textureRegion = limitsTexture ? region : nil
             texture.threads = threads
             texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
             key = newKey
