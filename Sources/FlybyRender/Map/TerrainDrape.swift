@@ -176,13 +176,14 @@ struct TerrainDrape {
             let out = VertexOutput(base: buffer.baseAddress!)
             let bands = max(1, min(threads, rows))
             DispatchQueue.concurrentPerform(iterations: bands) { k in
+                var memo = TerrainElevation.TileMemo()
                 for j in (k * rows / bands)..<((k + 1) * rows / bands) {
                     let ty = Double(min(th, top + j * step))
                     for i in 0..<columns {
                         let tx = Double(min(tw, i * step))
                         let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
                         let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
-                        let metres = (elevation.elevation(at: c) ?? 0) - base
+                        let metres = (elevation.elevation(at: c, memo: &memo) ?? 0) - base
                         let u = metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: zoom)
                         guard let p = t.screenPoint(worldX: w.x, worldY: w.y, height: u), p.depth > g.near else { continue }
                         out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
