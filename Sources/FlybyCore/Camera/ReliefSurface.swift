@@ -45,14 +45,26 @@ public struct ReliefSurface: Sendable {
     /// `worldY`) (x east, y south, at the transform's ``MapTransform/worldSize``).
     public func height(worldX: Double, worldY: Double) -> Double {
         let c = WebMercator.unproject(x: worldX, y: worldY, worldSize: transform.worldSize)
-        let metres = (elevation(c) ?? 0) - base
-        return metres / WebMercator.metersPerPoint(latitude: c.latitude, zoom: transform.state.zoom)
+        return height(elevation: elevation(c), latitude: c.latitude)
+    }
+
+    /// The height above the ground plane, in world points, of a DEM elevation of `metres` (nil:
+    /// no data, sea level) at `latitude` degrees.
+    @inline(__always) func height(elevation metres: Double?, latitude: Double) -> Double {
+        ((metres ?? 0) - base) / WebMercator.metersPerPoint(latitude: latitude, zoom: transform.state.zoom)
     }
 
     /// Screen point and depth of the relief at world point (`worldX`, `worldY`); nil behind the
     /// camera's near limit.
     public func screenPoint(worldX: Double, worldY: Double) -> (point: ScreenPoint, depth: Double)? {
         transform.screenPoint(worldX: worldX, worldY: worldY, height: height(worldX: worldX, worldY: worldY))
+    }
+
+    /// ``screenPoint(worldX:worldY:)`` with the DEM's elevation there already read (`metres`,
+    /// exaggerated; nil: no data) at `latitude`: for a caller that reads the DEM itself (the
+    /// drape's mesh, through a tile memo). The same point as the plain call for the same elevation.
+    public func screenPoint(worldX: Double, worldY: Double, latitude: Double, elevation metres: Double?) -> (point: ScreenPoint, depth: Double)? {
+        transform.screenPoint(worldX: worldX, worldY: worldY, height: height(elevation: metres, latitude: latitude))
     }
 
     /// Screen point and depth of `coordinate` raised to the relief (the world copy nearest the

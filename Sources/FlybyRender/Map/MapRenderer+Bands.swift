@@ -27,7 +27,10 @@ extension MapRenderer {
             }
         }
         for k in 0..<count {
-            bandRenderers[k].painter.setRows(bandBounds[k]..<bandBounds[k + 1])
+            var rows = bandBounds[k]..<bandBounds[k + 1]
+            if let region = textureRegion { rows = rows.clamped(to: region.rows) }
+            bandRenderers[k].painter.setRows(rows)
+            bandRenderers[k].textureRegion = textureRegion
             bandRenderers[k].layerRange = layerRange
             bandRenderers[k].mapPlaneLineWidths = mapPlaneLineWidths
             bandRenderers[k].showsOrnaments = showsOrnaments
@@ -67,7 +70,7 @@ extension MapRenderer {
                             for _ in 0..<count { placed.signal() }
                             return
                         }
-                        shared.bands[k - 1].drawMap(g, view)
+                        if !shared.bands[k - 1].painter.rows.isEmpty { shared.bands[k - 1].drawMap(g, view) }
                         placed.wait()
                         // The glyph-PBF ranges the placement loaded (copy-on-write: shared, read only).
                         shared.bands[k - 1].text.stacks = shared.renderer.pointee.text.stacks

@@ -69,6 +69,9 @@ public struct MapRenderer {
     /// The pixel height the field of view spans (nil: ``height``); set on the terrain's texture
     /// renderer (see ``TerrainDrape``).
     var focalHeight: Double?
+    /// The part of the frame to draw (nil: all of it): set on the terrain's texture renderer, whose
+    /// pixels outside the region are never sampled (``TerrainDrape``).
+    var textureRegion: TextureRegion?
     /// The credit line drawn bottom-right on every frame. Set it to "" only when the host draws
     /// the same credits itself.
     public var attribution = MapRenderer.defaultAttribution
@@ -276,6 +279,7 @@ public struct MapRenderer {
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
             } else {
+                if let textureRegion { painter.setRows(textureRegion.rows) }
                 placeSymbols(g)
                 drawMap(g, view)
                 drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, view)

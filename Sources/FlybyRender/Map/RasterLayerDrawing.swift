@@ -124,8 +124,12 @@ extension MapRenderer {
         for y in firstRow..<rows.upperBound {
             let dst = view.row(y)
             let v = Double(y) + 0.5 - inv.originY
-            var x = 0
-            while x < width {
+            var x = 0, end = width
+            if let textureRegion {
+                let span = textureRegion.spans[y]
+                x = Int(span.x); end = Int(span.y)
+            }
+            while x < end {
                 let u = Double(x) + 0.5 - inv.originX
                 let pw = inv.i20 * u + inv.i21 * v + inv.i22
                 guard pw > 0 else { x += 1; continue }
@@ -142,7 +146,7 @@ extension MapRenderer {
                     let col = (sx - 0.5).rounded(), row = (sy - 0.5).rounded()
                     if abs(step - 1) < 1e-9 && abs(sx - 0.5 - col) < 1e-6 && abs(sy - 0.5 - row) < 1e-6 {
                         let c = min(max(Int(col), 0), n - 1), r = min(max(Int(row), 0), n - 1)
-                        let count = min(width - x, n - c)
+                        let count = min(end - x, n - c)
                         copySpan(hit.pixels + r * n + c, opaque: hit.isOpaque, count: count, paint, into: dst + x)
                         x += count
                         continue

@@ -50,6 +50,8 @@ struct TerrainDrape {
     /// What the texture and mesh were last made for: a repeated camera reuses them (the pixels are
     /// the same either way; tested).
     var key: DrapeKey?
+    /// Draw only the texture pixels the relief samples (off: the whole texture, for tests).
+    var limitsTexture = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -88,36 +90,71 @@ struct TerrainDrape {
         return c
     }
 
-    /// Draws the texture (unless ``key`` matches) and the relief into `view`.
+    /// Draws the relief into `view`: unless ``key`` matches, first the mesh, its depths and texture
+    /// coordinates, then the part of the texture they sample (``TextureRegion``); then the shading.
     mutating func draw(_ camera: CameraState, key newKey: DrapeKey, _ g: FrameGeometry, fog: Fog, threads: Int,
                        pixelRatio: Double, into view: PixelBufferView) {
-        if key != newKey {
-            texture.threads = threads
-            texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
-            buildMesh(g, threads: threads)
-            key = newKey
-        }
         let h = depth.height
         let bands = max(1, min(threads, h / 16))
         let bounds = (0...bands).map { $0 * h / bands }
+        if key != newKey {
+            buildMesh(g, threads: threads)
+            let region = rasterize(bands: bounds)
+            texture.textureRegion = limitsTexture ? region : nil
+            texture.threads = threads
+            texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
+            key = newKey
+        }
         let mesh = mesh
+        withOutput(view) { out in
+            if bands == 1 {
+                mesh.shade(rows: 0..<h, out, fog: fog)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands) { k in mesh.shade(rows: bounds[k]..<bounds[k + 1], out, fog: fog) }
+            }
+        }
+    }
+
+    /// Calls `body` with pointers to the frame's per-pixel outputs and the texture.
+    mutating func withOutput(_ view: PixelBufferView, _ body: (DrapeOutput) -> Void) {
         image.pixels.withUnsafeBufferPointer { tex in
             depth.depths.withUnsafeMutableBufferPointer { d in
                 texU.withUnsafeMutableBufferPointer { u in
                     texV.withUnsafeMutableBufferPointer { v in
-                        let out = DrapeOutput(depth: d.baseAddress!, u: u.baseAddress!, v: v.baseAddress!, view: view,
-                                              texture: tex.baseAddress!)
-                        if bands == 1 {
-                            mesh.rasterize(rows: 0..<h, out, fog: fog)
-                        } else {
-                            DispatchQueue.concurrentPerform(iterations: bands) { k in
-                                mesh.rasterize(rows: bounds[k]..<bounds[k + 1], out, fog: fog)
-                            }
+                        body(DrapeOutput(depth: d.baseAddress!, u: u.baseAddress!, v: v.baseAddress!, view: view,
+                                         texture: tex.baseAddress!))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rasterises the mesh into ``depth``, ``texU`` and ``texV`` in the row bands `bounds`, and
+    /// returns the texture pixels the shading will read: around the grid cells of the triangles
+    /// that kept a pixel, and the texture's own pixel under every screen pixel the relief leaves
+    /// uncovered (the sky).
+    mutating func rasterize(bands bounds: [Int]) -> TextureRegion {
+        let bands = bounds.count - 1, w = depth.width
+        let cellCount = max(0, mesh.columns - 1) * max(0, mesh.rows - 1)
+        var cells = [UInt8](repeating: 0, count: bands * cellCount)
+        // Per screen row: the first and one past the last column the relief leaves uncovered.
+        var sky = [SIMD2<Int32>](repeating: SIMD2(Int32(w), 0), count: depth.height)
+        let mesh = mesh
+        cells.withUnsafeMutableBufferPointer { c in
+            sky.withUnsafeMutableBufferPointer { s in
+                let marks = MarkOutput(cells: c.baseAddress!, sky: s.baseAddress!)
+                withOutput(PixelBufferView(base: nil, width: 0, height: 0)) { out in
+                    if bands == 1 {
+                        mesh.rasterize(rows: bounds[0]..<bounds[1], out, marks: marks.cells, sky: marks.sky)
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: bands) { k in
+                            mesh.rasterize(rows: bounds[k]..<bounds[k + 1], out, marks: marks.cells + k * cellCount, sky: marks.sky)
                         }
                     }
                 }
             }
         }
+        return mesh.region(cells: cells, bands: bands, sky: sky)
     }
 
     // MARK: Mesh
@@ -137,12 +174,16 @@ struct TerrainDrape {
             let out = VertexOutput(base: buffer.baseAddress!)
             let bands = max(1, min(threads, rows))
             DispatchQueue.concurrentPerform(iterations: bands) { k in
+                var memo = TerrainElevation.TileMemo()
                 for j in (k * rows / bands)..<((k + 1) * rows / bands) {
                     let ty = Double(min(th, top + j * step))
                     for i in 0..<columns {
                         let tx = Double(min(tw, i * step))
                         let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
-                        guard let p = relief.screenPoint(worldX: w.x, worldY: w.y), p.depth > g.near else { continue }
+                        let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
+                        guard let p = relief.screenPoint(worldX: w.x, worldY: w.y, latitude: c.latitude,
+                                                         elevation: elevation.elevation(at: c, memo: &memo)),
+                              p.depth > g.near else { continue }
                         out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
                     }
                 }
@@ -238,8 +279,10 @@ struct DrapeMesh: Sendable {
         self.marginX = marginX; self.marginTop = marginTop
     }
 
-    /// Rasterises every mesh triangle into rows `rows` of the depth buffer, then shades those rows.
-    func rasterize(rows: Range<Int>, _ out: DrapeOutput, fog: Fog) {
+    /// Rasterises every mesh triangle into rows `rows` of the depth buffer (and the texture
+    /// coordinates), marking in `marks` (one byte per grid cell) the cells whose triangles kept a
+    /// pixel, and in `sky` (per row) the span of the pixels left uncovered.
+    func rasterize(rows: Range<Int>, _ out: DrapeOutput, marks: UnsafeMutablePointer<UInt8>, sky: UnsafeMutablePointer<SIMD2<Int32>>) {
         let w = width
         for k in (rows.lowerBound * w)..<(rows.upperBound * w) { out.depth[k] = .infinity }
         let columns = self.columns
@@ -251,35 +294,74 @@ struct DrapeMesh: Sendable {
                     let a = vertices[j * columns + i], b = vertices[j * columns + i + 1]
                     let c = vertices[(j + 1) * columns + i], d = vertices[(j + 1) * columns + i + 1]
                     let u0 = min(tw, Float(i) * s), u1 = min(tw, Float(i + 1) * s)
+                    var kept = false
                     if !a.z.isNaN && !b.z.isNaN && !c.z.isNaN {
-                        triangle(a, SIMD2(u0, v0), b, SIMD2(u1, v0), c, SIMD2(u0, v1), rows: rows, out)
+                        kept = triangle(a, SIMD2(u0, v0), b, SIMD2(u1, v0), c, SIMD2(u0, v1), rows: rows, out)
                     }
                     if !b.z.isNaN && !d.z.isNaN && !c.z.isNaN {
-                        triangle(b, SIMD2(u1, v0), d, SIMD2(u1, v1), c, SIMD2(u0, v1), rows: rows, out)
+                        if triangle(b, SIMD2(u1, v0), d, SIMD2(u1, v1), c, SIMD2(u0, v1), rows: rows, out) { kept = true }
                     }
+                    if kept { marks[j * (columns - 1) + i] = 1 }
                 }
             }
         }
-        shade(rows: rows, out, fog: fog)
+        for y in rows {
+            var lo = w, hi = -1
+            for x in 0..<w where !out.depth[y * w + x].isFinite {
+                if lo == w { lo = x }
+                hi = x
+            }
+            sky[y] = hi >= lo ? SIMD2(Int32(lo), Int32(hi + 1)) : SIMD2(Int32(w), 0)
+        }
+    }
+
+    /// The texture pixels the shading reads (see ``TerrainDrape/rasterize(bands:)``): the bands'
+    /// cell marks are merged; a marked cell needs its texels and 2 more on every side (bilinear
+    /// neighbours, with room for rounding); a row of uncovered screen pixels needs its own texels.
+    func region(cells: [UInt8], bands: Int, sky: [SIMD2<Int32>]) -> TextureRegion {
+        let th = textureHeight, tw = textureWidth
+        var spans = [SIMD2<Int32>](repeating: SIMD2(Int32(tw), 0), count: th)
+        var lowRow = th, highRow = 0
+        func include(rows r0: Int, _ r1: Int, columns c0: Int, _ c1: Int) {
+            let r0 = max(0, r0), r1 = min(th, r1), c0 = Int32(max(0, c0)), c1 = Int32(min(tw, c1))
+            guard r0 < r1, c0 < c1 else { return }
+            lowRow = min(lowRow, r0); highRow = max(highRow, r1)
+            for r in r0..<r1 { spans[r] = SIMD2(min(spans[r].x, c0), max(spans[r].y, c1)) }
+        }
+        let cellColumns = max(0, columns - 1), cellRows = max(0, rows - 1), count = cellColumns * cellRows
+        for j in 0..<cellRows {
+            for i in 0..<cellColumns {
+                var marked = false
+                for b in 0..<bands where cells[b * count + j * cellColumns + i] != 0 { marked = true; break }
+                guard marked else { continue }
+                include(rows: top + j * step - 2, top + (j + 1) * step + 2, columns: i * step - 2, (i + 1) * step + 2)
+            }
+        }
+        for (y, s) in sky.enumerated() where s.x < s.y {
+            include(rows: y + marginTop, y + marginTop + 1, columns: Int(s.x) + marginX, Int(s.y) + marginX)
+        }
+        for r in 0..<th where spans[r].x >= spans[r].y { spans[r] = SIMD2(0, 0) }
+        return TextureRegion(rows: lowRow < highRow ? lowRow..<highRow : 0..<0, spans: spans)
     }
 
     /// One triangle (screen x, y, depth in `.x .y .z`; texture coordinates `ta`, `tb`, `tc`),
     /// pixel centres inside or on an edge, nearest depth kept.
     @inline(__always)
     func triangle(_ a: SIMD4<Float>, _ ta: SIMD2<Float>, _ b: SIMD4<Float>, _ tb: SIMD2<Float>, _ c: SIMD4<Float>,
-                  _ tc: SIMD2<Float>, rows: Range<Int>, _ out: DrapeOutput) {
+                  _ tc: SIMD2<Float>, rows: Range<Int>, _ out: DrapeOutput) -> Bool {
         let w = width
         let minY = max(rows.lowerBound, Int((min(a.y, b.y, c.y) - 0.5).rounded(.up)))
         let maxY = min(rows.upperBound - 1, Int((max(a.y, b.y, c.y) - 0.5).rounded(.down)))
-        guard minY <= maxY else { return }
+        guard minY <= maxY else { return false }
         let minX = max(0, Int((min(a.x, b.x, c.x) - 0.5).rounded(.up)))
         let maxX = min(w - 1, Int((max(a.x, b.x, c.x) - 0.5).rounded(.down)))
-        guard minX <= maxX else { return }
+        guard minX <= maxX else { return false }
         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-        guard area != 0, area.isFinite else { return }
+        guard area != 0, area.isFinite else { return false }
         let inv = 1 / area
         let ia = 1 / a.z, ib = 1 / b.z, ic = 1 / c.z
         let ua = ta * ia, ub = tb * ib, uc = tc * ic
+        var kept = false
         for y in minY...maxY {
             let py = Float(y) + 0.5
             for x in minX...maxX {
@@ -294,11 +376,13 @@ struct DrapeMesh: Sendable {
                 let k = y * w + x
                 guard z < out.depth[k] else { continue }
                 out.depth[k] = z
+                kept = true
                 let t = (ua * wa + ub * wb + uc * wc) * z
                 out.u[k] = t.x
                 out.v[k] = t.y
             }
         }
+        return kept
     }
 
     /// Colours rows `rows`: the texture sampled where the relief is (with fog), else the texture's
@@ -357,6 +441,20 @@ struct DrapeOutput: @unchecked Sendable {
     let view: PixelBufferView
     /// The texture's pixels.
     let texture: UnsafePointer<UInt32>
+}
+
+/// What the texture's renderer draws (``MapRenderer/textureRegion``): rows ``rows``, and in each
+/// row `y` its raster layers only in columns `spans[y].x ..< spans[y].y` (the background and the
+/// sky fill the rows). The texture's other pixels are left as they were: the relief never reads them.
+struct TextureRegion {
+    var rows: Range<Int>
+    var spans: [SIMD2<Int32>]
+}
+
+/// The raster bands' marks: cells (each band its own bytes) and sky spans (each band its rows).
+struct MarkOutput: @unchecked Sendable {
+    let cells: UnsafeMutablePointer<UInt8>
+    let sky: UnsafeMutablePointer<SIMD2<Int32>>
 }
 
 /// The mesh vertices the mesh bands share; each band writes only its rows.

@@ -33,6 +33,19 @@ public final class TerrainElevation: Sendable {
     /// The ground's height at `coordinate` in metres (exaggeration applied), nil where the DEM
     /// has no data.
     public func elevation(at coordinate: LocationCoordinate2D) -> Double? {
+        var memo = TileMemo()
+        return elevation(at: coordinate, memo: &memo)
+    }
+
+    /// The last DEM tile read, for a caller sampling many nearby points on one thread (the
+    /// terrain mesh): the same heights, without asking the shared cache for every pixel.
+    struct TileMemo {
+        var id: TileID?
+        var tile: ElevationTile?
+    }
+
+    /// ``elevation(at:)`` reading tiles through `memo`.
+    func elevation(at coordinate: LocationCoordinate2D, memo: inout TileMemo) -> Double? {
         guard coordinate.latitude.isFinite, coordinate.longitude.isFinite else { return nil }
         let lat = min(max(coordinate.latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
         var ux = WebMercator.unitX(longitude: coordinate.longitude)
@@ -44,9 +57,10 @@ public final class TerrainElevation: Sendable {
         let x0 = px.rounded(.down), y0 = py.rounded(.down)
         let fx = px - x0, fy = py - y0
         var sum = 0.0, weight = 0.0
-        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        for corner in 0..<4 {
+            let dx = corner & 1, dy = corner >> 1   // (0, 0), (1, 0), (0, 1), (1, 1)
             let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
-            guard w > 0, let h = height(x: Int(x0) + dx, y: Int(y0) + dy, n: n, side: side) else { continue }
+            guard w > 0, let h = height(x: Int(x0) + dx, y: Int(y0) + dy, n: n, side: side, memo: &memo) else { continue }
             sum += w * h
             weight += w
         }
@@ -75,15 +89,20 @@ public final class TerrainElevation: Sendable {
 
     /// The height of DEM pixel (`x`, `y`) of the world at ``zoom`` (x wraps, y clamps), nil for
     /// no data or no tile.
-    private func height(x: Int, y: Int, n: Int, side: Int) -> Double? {
+    private func height(x: Int, y: Int, n: Int, side: Int, memo: inout TileMemo) -> Double? {
         let x = ((x % side) + side) % side, y = min(max(y, 0), side - 1)
         let id = TileID(z: zoom, x: x / n, y: y / n)
         let tile: ElevationTile?
-        do throws(InputError) {
-            tile = try tiles.elevation(id)
-        } catch let e {
-            error.withLock { if $0 == nil { $0 = e } }
-            return nil
+        if memo.id == id {
+            tile = memo.tile
+        } else {
+            do throws(InputError) {
+                tile = try tiles.elevation(id)
+            } catch let e {
+                error.withLock { if $0 == nil { $0 = e } }
+                return nil
+            }
+            memo = TileMemo(id: id, tile: tile)
         }
         guard let tile, tile.size == n else { return nil }
         let h = tile.heights[(y % n) * n + x % n]

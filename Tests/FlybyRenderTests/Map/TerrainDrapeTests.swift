@@ -86,6 +86,36 @@ import Testing
         #expect(warm == cold)
     }
 
+    /// Drawing only the texture region the relief samples gives the same bytes as drawing the
+    /// whole texture, for cameras low and high, turned and flat, on one and two threads; and the
+    /// region is smaller than the texture (so the test compares two different drawings).
+    @Test func drawingOnlyTheSampledTextureGivesTheSameBytesAsTheWholeTexture() throws {
+        let cameras = [Self.camera,
+                       CameraState(center: LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458), zoom: 13, bearing: 100, pitch: 60),
+                       CameraState(center: LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458), zoom: 12, bearing: 0, pitch: 0),
+                       CameraState(center: LocationCoordinate2D(latitude: 36.60, longitude: -84.30), zoom: 14, bearing: 280, pitch: 85)]
+        for camera in cameras {
+            for threads in [1, 2] {
+                var limited = try MapRenderer(style: Self.style, width: 320, height: 180)
+                limited.threads = threads
+                var a = PixelBuffer(width: 320, height: 180)
+                limited.render(camera: camera, into: &a)
+                let region = try #require(limited.drapes.first?.texture.textureRegion)
+                let texture = limited.drapes[0].image
+                let drawn = region.spans[region.rows].reduce(0) { $0 + Int(max(0, $1.y - $1.x)) }
+                #expect(drawn < texture.width * texture.height * 9 / 10, "region \(drawn) of \(texture.width * texture.height) texels")
+                var whole = try MapRenderer(style: Self.style, width: 320, height: 180)
+                whole.threads = threads
+                _ = whole.prepareDrape()
+                whole.drapes[0].limitsTexture = false
+                var b = PixelBuffer(width: 320, height: 180)
+                whole.render(camera: camera, into: &b)
+                #expect(whole.drapes[0].texture.textureRegion == nil)
+                #expect(a == b, "camera \(camera), \(threads) threads: \(zip(a.pixels, b.pixels).filter { $0 != $1 }.count) pixels differ")
+            }
+        }
+    }
+
     @Test func theProjectionAtHeightZeroIsTheGroundHomography() throws {
         let t = MapTransform(size: ScreenSize(width: 1280, height: 720),
                              state: CameraState(center: LocationCoordinate2D(latitude: 36.6, longitude: -84.2), zoom: 13, bearing: 30,
