@@ -133,12 +133,12 @@ public struct MapRenderer {
     var linePathScratch = LineLabelPath()
     /// The same on the ground, for labels and icons lying on it (pitch alignment `map`).
     var groundPathScratch = LineLabelPath()
-    /// `text-pitch-alignment` / `icon-pitch-alignment` `auto` along lines: true follows the
-    /// specification (it matches the rotation alignment, which is `map` along lines by default, so
-    /// line labels lie on a pitched map); false (for now) keeps them facing the viewer, as every
-    /// committed render golden with pitched line labels was recorded. Point symbols follow the
-    /// specification either way. Turning it on changes those goldens (docs/text.md).
-    var autoPitchFollowsRotationAlongLines = false
+    /// `text-pitch-alignment` / `icon-pitch-alignment` `auto` along lines: true (the default)
+    /// follows the specification (it matches the rotation alignment, which is `map` along lines
+    /// by default, so line labels lie on a pitched map, as in MapLibre GL JS); false keeps them
+    /// facing the viewer, as Flyby drew them before (kept for comparisons). Point symbols follow
+    /// the specification either way.
+    var autoPitchFollowsRotationAlongLines = true
     /// The labels and icons placed for the current frame, in drawing order.
     var symbolDraws: [SymbolDraw] = []
     var images: [String: PixelBuffer] = [:]

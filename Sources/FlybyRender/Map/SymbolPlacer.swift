@@ -151,8 +151,7 @@ extension MapRenderer {
             // ground (``GroundFrame``), `viewport` faces the viewer, and `auto` "automatically
             // matches the value of" the rotation alignment. A flat frame draws both alike.
             let textPitch = layer.string(.textPitchAlignment, zoom: z), iconPitch = layer.string(.iconPitchAlignment, zoom: z)
-            // Along lines `auto` stays facing the viewer unless ``autoPitchFollowsRotationAlongLines``
-            // (the committed goldens were recorded so; see docs/text.md).
+            // Along lines `auto` follows too unless ``autoPitchFollowsRotationAlongLines`` is off.
             let autoFollows = !alongLine || autoPitchFollowsRotationAlongLines
             let textOnGround = g.pitched && (textPitch == "map" || (textPitch == "auto" && autoFollows && textRotatesWithMap))
             let iconOnGround = g.pitched && (iconPitch == "map" || (iconPitch == "auto" && autoFollows && iconRotatesWithMap))

@@ -170,6 +170,7 @@ struct TerrainDrape {
         mesh.vertices = Array(repeating: SIMD4<Float>(repeating: .nan), count: columns * rows)
         let t = g.transform
         let relief = relief(g)
+        let elevation = elevation
         mesh.vertices.withUnsafeMutableBufferPointer { buffer in
             let out = VertexOutput(base: buffer.baseAddress!)
             let bands = max(1, min(threads, rows))

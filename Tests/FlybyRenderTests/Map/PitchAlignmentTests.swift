@@ -126,9 +126,11 @@ import Testing
             #expect(abs(m.d) < 0.75 * abs(m.a), "lying on the ground: squashed vertically \(m)")
             #expect(abs(g.origin.y - Double(Self.height) / 2) < 12, "on the line across the centre: y = \(g.origin.y)")
         }
-        let (off, _) = try Self.render(Self.style(line, layout), pitch: 60)
+        let (off, _) = try Self.render(Self.style(line, layout), pitch: 60) { $0.autoPitchFollowsRotationAlongLines = false }
         try #require(Self.glyphRuns(off).count == 1)
-        #expect(Self.glyphRuns(off)[0].allSatisfy { $0.linear == nil }, "the committed default: facing the viewer")
+        #expect(Self.glyphRuns(off)[0].allSatisfy { $0.linear == nil }, "switched off: facing the viewer")
+        let (byDefault, _) = try Self.render(Self.style(line, layout), pitch: 60)
+        #expect(Self.glyphRuns(byDefault).map { $0.map(\.linear) } == onRuns.map { $0.map(\.linear) }, "on by default")
         // `text-rotation-alignment: viewport` makes `auto` viewport whatever the switch.
         let (level, _) = try Self.render(Self.style(line, layout + #", "text-rotation-alignment": "viewport""#), pitch: 60) {
             $0.autoPitchFollowsRotationAlongLines = true
