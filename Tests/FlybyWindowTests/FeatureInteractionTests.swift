@@ -190,38 +190,28 @@ private func hit(_ layer: String, _ id: PropertyValue?, name: String? = nil) -> 
 
 /// The window's frames are one sequence on the frame clock: a label that loses collision fades
 /// out over `MapRenderer.fadeDuration` (0.3 s), as in `MapView` snapshots; a screenshot (time nil)
-/// is drawn alone.
+/// is drawn alone. The style is ``FadeFixture/collidingLabelsStyle``.
 @Suite struct WindowLabelFadeTests {
-    static let style = """
-    {"version": 8,
-     "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"n": "WWWWWWWW"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
-        {"type": "Feature", "properties": {"n": "Hi"}, "geometry": {"type": "Point", "coordinates": [3.5, 0]}}]}}},
-     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
-                {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "n"]}, "paint": {"text-color": "#ff0000"}}]}
-    """
-
     @Test func aLabelThatLosesCollisionFadesOutFrameByFrame() throws {
-        let path = NSTemporaryDirectory() + "flyby-window-fade-\(getpid()).json"
-        try Data(Self.style.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let apart = CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 1.75), zoom: 5)
-        var colliding = apart
-        colliding.zoom = 3
-        var alone = PixelBuffer(width: 400, height: 100)
-        try MapRendererHooks.mapRenderer(style: path).draw(colliding, nil, nil, &alone)
-        let hooks = try MapRendererHooks.mapRenderer(style: path)
-        var frame = PixelBuffer(width: 400, height: 100)
-        hooks.draw(apart, nil, 0, &frame)
-        var frames: [PixelBuffer] = []
-        for k in 1...20 {
-            hooks.draw(colliding, nil, Double(k) / 60, &frame)
-            frames.append(frame)
+        try FadeFixture.withStyleFile { path in
+            let apart = CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 1.75), zoom: 5)
+            var colliding = apart
+            colliding.zoom = 3
+            var alone = PixelBuffer(width: 400, height: 100)
+            try MapRendererHooks.mapRenderer(style: path).draw(colliding, nil, nil, &alone)
+            let hooks = try MapRendererHooks.mapRenderer(style: path)
+            var frame = PixelBuffer(width: 400, height: 100)
+            hooks.draw(apart, nil, 0, &frame)
+            var frames: [PixelBuffer] = []
+            for k in 1...20 {
+                hooks.draw(colliding, nil, Double(k) / 60, &frame)
+                frames.append(frame)
+            }
+            #expect(frames[0].pixels != alone.pixels && frames[9].pixels != alone.pixels, "fading out")
+            #expect(frames[19].pixels == alone.pixels, "gone after 0.3 s (18 frames at 60 fps)")
+            hooks.draw(apart, nil, 1, &frame)
+            hooks.draw(colliding, nil, nil, &frame)
+            #expect(frame.pixels == alone.pixels, "a frame drawn alone does not fade")
         }
-        #expect(frames[0].pixels != alone.pixels && frames[9].pixels != alone.pixels, "fading out")
-        #expect(frames[19].pixels == alone.pixels, "gone after 0.3 s (18 frames at 60 fps)")
-        hooks.draw(apart, nil, 1, &frame)
-        hooks.draw(colliding, nil, nil, &frame)
-        #expect(frame.pixels == alone.pixels, "a frame drawn alone does not fade")
     }
 }

@@ -141,16 +141,27 @@ struct LineLabelPath {
         let w = h.depth(x: anchor.x, y: anchor.y)
         guard w >= near && w <= far else { return false }
         let a = h.project(anchor.x, anchor.y)
-        let range = level.points(ofRing: anchor.ring)
         let xy = level.xy
+        walkBothWays(level, anchor, from: a, reach: reach) { k in
+            let x = xy[2 * k], y = xy[2 * k + 1]
+            let d = h.depth(x: x, y: y)
+            return d >= near && d <= far ? h.project(x, y) : nil
+        }
+        return true
+    }
+
+    /// Fills ``forward`` and ``backward`` from `a` (the anchor's point): the points `point(k)` of
+    /// the anchor's part after and before it, each kept when it is more than 1e-9 from the last
+    /// one kept, with the distance walked, until `reach` or the part's end; a nil point ends that
+    /// side.
+    private mutating func walkBothWays(_ level: GeometryLevel, _ anchor: LineLabelAnchor, from a: ScreenPoint, reach: Double,
+                                       _ point: (Int) -> ScreenPoint?) {
+        let range = level.points(ofRing: anchor.ring)
         func walk(_ start: Int, _ step: Int, _ points: inout [ScreenPoint], _ distances: inout [Double]) {
             points.append(a); distances.append(0)
             var k = start, walked = 0.0, last = a
             while k >= range.lowerBound && k < range.upperBound && walked < reach {
-                let x = xy[2 * k], y = xy[2 * k + 1]
-                let d = h.depth(x: x, y: y)
-                guard d >= near && d <= far else { return }
-                let p = h.project(x, y)
+                guard let p = point(k) else { return }
                 let seg = ((p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y)).squareRoot()
                 if seg > 1e-9 {
                     walked += seg
@@ -162,7 +173,6 @@ struct LineLabelPath {
         }
         walk(anchor.segment + 1, 1, &forward, &forwardDistance)
         walk(anchor.segment, -1, &backward, &backwardDistance)
-        return true
     }
 
     /// The length of path on each side of the anchor, pixels.
@@ -243,24 +253,9 @@ extension LineLabelPath {
     mutating func buildOnGround(_ level: GeometryLevel, _ anchor: LineLabelAnchor, worldSize: Double, reach: Double) {
         forward.removeAll(keepingCapacity: true); forwardDistance.removeAll(keepingCapacity: true)
         backward.removeAll(keepingCapacity: true); backwardDistance.removeAll(keepingCapacity: true)
-        let range = level.points(ofRing: anchor.ring)
         let xy = level.xy
-        let a = ScreenPoint(x: 0, y: 0)
-        func walk(_ start: Int, _ step: Int, _ points: inout [ScreenPoint], _ distances: inout [Double]) {
-            points.append(a); distances.append(0)
-            var k = start, walked = 0.0, last = a
-            while k >= range.lowerBound && k < range.upperBound && walked < reach {
-                let p = ScreenPoint(x: (xy[2 * k] - anchor.x) * worldSize, y: (xy[2 * k + 1] - anchor.y) * worldSize)
-                let seg = ((p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y)).squareRoot()
-                if seg > 1e-9 {
-                    walked += seg
-                    points.append(p); distances.append(walked)
-                    last = p
-                }
-                k += step
-            }
+        walkBothWays(level, anchor, from: ScreenPoint(x: 0, y: 0), reach: reach) { k in
+            ScreenPoint(x: (xy[2 * k] - anchor.x) * worldSize, y: (xy[2 * k + 1] - anchor.y) * worldSize)
         }
-        walk(anchor.segment + 1, 1, &forward, &forwardDistance)
-        walk(anchor.segment, -1, &backward, &backwardDistance)
     }
 }

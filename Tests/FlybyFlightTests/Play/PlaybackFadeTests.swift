@@ -2,23 +2,15 @@ import FlybyCore
 import FlybyData
 @testable import FlybyFlight
 import FlybyRender
+import FlybyTestSupport
 import Foundation
 import Testing
 
 /// Labels fade in `flyby play` and the farm (issue 18 item 4): frames of a playback are drawn as
 /// one sequence, and each frame's pixels depend only on the plan and its index (``FadeSequence``),
-/// so thread counts and frame ranges (the farm's segments) give the same frames.
+/// so thread counts and frame ranges (the farm's segments) give the same frames. The style is
+/// ``FadeFixture/collidingLabelsStyle``.
 @Suite struct PlaybackFadeTests {
-    /// A label "Hi" (red) and a blocker "WWWWWWWW" (blue) placed first: apart at zoom 5, colliding at 3.
-    static let style = """
-    {"version": 8,
-     "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"n": "WWWWWWWW"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
-        {"type": "Feature", "properties": {"n": "Hi"}, "geometry": {"type": "Point", "coordinates": [3.5, 0]}}]}}},
-     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
-                {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "n"]}, "paint": {"text-color": ["match", ["get", "n"], "Hi", "#ff0000", "#0000ff"]}}]}
-    """
-
     /// 30 fps: frames 0…9 at zoom 5, then zoom 3.
     static func plan(style path: String, frames: Int = 40) -> PlaybackPlan {
         let records = (0..<frames).map { k in
@@ -26,13 +18,6 @@ import Testing
                         camera: CameraState(center: LocationCoordinate2D(latitude: 0, longitude: 1.75), zoom: k < 10 ? 5 : 3))
         }
         return PlaybackPlan(fps: 30, width: 400, height: 100, style: path, records: records, pucks: Array(repeating: nil, count: frames))
-    }
-
-    static func withStyle<T>(_ body: (String) throws -> T) throws -> T {
-        let path = NSTemporaryDirectory() + "flyby-play-fade-\(UUID().uuidString).json"
-        try Data(style.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
     }
 
     static func run(_ plan: PlaybackPlan, threads: Int, range: Range<Int>? = nil) throws -> [Int: [UInt32]] {
@@ -48,7 +33,7 @@ import Testing
     }
 
     @Test func aLabelThatLosesCollisionFadesOutOverNineFramesAt30fps() throws {
-        try Self.withStyle { path in
+        try FadeFixture.withStyleFile { path in
             let frames = try Self.run(Self.plan(style: path), threads: 1)
             let red = (0..<40).map { Self.redness(frames[$0]!) }
             #expect(red[9] > 200, "placed before the zoom: \(red)")
@@ -58,7 +43,7 @@ import Testing
     }
 
     @Test func framesAreTheSameForAnyThreadCountAndAnyRange() throws {
-        try Self.withStyle { path in
+        try FadeFixture.withStyleFile { path in
             let plan = Self.plan(style: path)
             let one = try Self.run(plan, threads: 1)
             #expect(try Self.run(plan, threads: 2) == one, "2 threads")
