@@ -62,13 +62,37 @@ extension MapRenderer {
                 sense = -1
             }
         }
+        return layOutGlyphs(block, font: font, pivot: pivot, path: path, settings, sense: sense, lo: lo, hi: hi,
+                            layerID: layerID, text: label, feature: f) { glyph, field, half, cy, at, c, sn in
+            let placed = field.map { PlacedGlyph(field: $0, pixelSize: pixelSize, offset: (-half, Double(glyph.position.y - pivot.y)),
+                                                 origin: at.p, cos: c, sin: sn) }
+            guard half > 0 else { return (placed, nil) }
+            let centre = (x: at.p.x - sn * cy, y: at.p.y + c * cy)
+            let ex = half * abs(c) + lineHeightOf(block) / 2 * abs(sn) + settings.padding
+            let ey = half * abs(sn) + lineHeightOf(block) / 2 * abs(c) + settings.padding
+            return (placed, SymbolBox(minX: centre.x - ex, minY: centre.y - ey, maxX: centre.x + ex, maxY: centre.y + ey,
+                                      layerID: layerID, text: label))
+        }
+    }
+
+    /// The walk both layouts share, once the label's `sense` along `path` is chosen (+1 with the
+    /// part's direction): nil when the path is too short on either side of `lo…hi` or bends more
+    /// than `text-max-angle` under it. Each glyph, with its field, half advance, line centre `cy`
+    /// (relative to the pivot), its point on the path and the axes there (`c`, `sn`, `text-rotate`
+    /// included), goes to `place`, which gives its drawn glyph and its collision cell (nil for an
+    /// empty cell), or nil to refuse the label.
+    private mutating func layOutGlyphs(_ block: TextBlock, font: LabelFontID, pivot: SIMD2<Float>, path: LineLabelPath,
+                                       _ settings: LineLabelGlyphs.Settings, sense: Double, lo: Double, hi: Double,
+                                       layerID: String, text label: String, feature f: Int,
+                                       place: (PositionedGlyph, GlyphDistanceField?, Double, Double, (p: ScreenPoint, angle: Double),
+                                               Double, Double) -> (PlacedGlyph?, SymbolBox?)?) -> LineLabelGlyphs? {
         let (from, to) = sense > 0 ? (lo, hi) : (-hi, -lo)
         guard from >= -path.backwardLength - 1e-9, to <= path.forwardLength + 1e-9 else { return nil }
         if path.largestTurn(from: from, to: to, window: settings.angleWindow) > settings.maxAngle { return nil }
 
         var out = LineLabelGlyphs()
         out.angle = (path.point(at: 0)?.angle ?? 0) + (sense < 0 ? Double.pi : 0)
-        let lineHeight = Double(block.size.y) / Double(max(1, block.lines.count))
+        let lineHeight = lineHeightOf(block)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (i, line) in block.lines.enumerated() {
             // The vertical centre of the line's box, relative to the pivot.
@@ -78,17 +102,10 @@ extension MapRenderer {
                 let s = Double(glyph.position.x - pivot.x) + half
                 guard let at = path.point(at: sense * s) else { return nil }
                 let angle = at.angle + (sense < 0 ? Double.pi : 0) + settings.rotate
-                let c = mapCos(angle), sn = mapSin(angle)
-                if let field = text.field(glyph.glyph, font: font) {
-                    out.glyphs.append(PlacedGlyph(field: field, pixelSize: pixelSize,
-                                                  offset: (-half, Double(glyph.position.y - pivot.y)), origin: at.p, cos: c, sin: sn))
-                }
-                guard half > 0 else { continue }
-                let centre = (x: at.p.x - sn * cy, y: at.p.y + c * cy)
-                let ex = half * abs(c) + lineHeight / 2 * abs(sn) + settings.padding
-                let ey = half * abs(sn) + lineHeight / 2 * abs(c) + settings.padding
-                var box = SymbolBox(minX: centre.x - ex, minY: centre.y - ey, maxX: centre.x + ex, maxY: centre.y + ey,
-                                    layerID: layerID, text: label)
+                guard let (placed, cell) = place(glyph, text.field(glyph.glyph, font: font), half, cy, at, mapCos(angle), mapSin(angle))
+                else { return nil }
+                if let placed { out.glyphs.append(placed) }
+                guard var box = cell else { continue }
                 box.featureIndex = f
                 out.boxes.append(box)
                 minX = min(minX, box.minX); minY = min(minY, box.minY); maxX = max(maxX, box.maxX); maxY = max(maxY, box.maxY)
@@ -99,6 +116,9 @@ extension MapRenderer {
         return out
     }
 }
+
+/// A line's height in `block` (its height over its line count).
+private func lineHeightOf(_ block: TextBlock) -> Double { Double(block.size.y) / Double(max(1, block.lines.count)) }
 
 extension MapRenderer {
     /// ``layOutAlongPath(_:font:pixelSize:pivot:path:_:layerID:text:feature:)`` on the ground
@@ -128,41 +148,19 @@ extension MapRenderer {
                 }
             }
         }
-        let (from, to) = sense > 0 ? (lo, hi) : (-hi, -lo)
-        guard from >= -path.backwardLength - 1e-9, to <= path.forwardLength + 1e-9 else { return nil }
-        if path.largestTurn(from: from, to: to, window: settings.angleWindow) > settings.maxAngle { return nil }
-
-        var out = LineLabelGlyphs()
-        out.angle = (path.point(at: 0)?.angle ?? 0) + (sense < 0 ? Double.pi : 0)
-        let lineHeight = Double(block.size.y) / Double(max(1, block.lines.count))
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (i, line) in block.lines.enumerated() {
-            let cy = Double(i) * lineHeight + lineHeight / 2 - Double(pivot.y)
-            for glyph in line.glyphs {
-                let half = Double(glyph.advance) / 2
-                let s = Double(glyph.position.x - pivot.x) + half
-                guard let at = path.point(at: sense * s) else { return nil }
-                let angle = at.angle + (sense < 0 ? Double.pi : 0) + settings.rotate
-                let c = mapCos(angle), sn = mapSin(angle)
-                // The glyph cell's centre on the ground: `cy` across the line from the path.
-                let centre = unit(ScreenPoint(x: at.p.x - sn * cy, y: at.p.y + c * cy))
-                guard let patch = gf.patch(at: centre, angle: c, sn) else { return nil }
-                if let field = text.field(glyph.glyph, font: font) {
-                    out.glyphs.append(PlacedGlyph(field: field, pixelSize: pixelSize,
-                                                  offset: (-half, Double(glyph.position.y - pivot.y) - cy), origin: patch.center,
-                                                  cos: 1, sin: 0, linear: patch.linear))
-                }
-                guard half > 0 else { continue }
-                guard var box = gf.screenBox(centre, -half, -lineHeight / 2, half, lineHeight / 2, angle: c, sn,
-                                             padding: settings.padding, layerID: layerID, text: label) else { return nil }
-                box.featureIndex = f
-                out.boxes.append(box)
-                minX = min(minX, box.minX); minY = min(minY, box.minY); maxX = max(maxX, box.maxX); maxY = max(maxY, box.maxY)
-            }
+        return layOutGlyphs(block, font: font, pivot: pivot, path: path, settings, sense: sense, lo: lo, hi: hi,
+                            layerID: layerID, text: label, feature: f) { glyph, field, half, cy, at, c, sn in
+            // The glyph cell's centre on the ground: `cy` across the line from the path.
+            let centre = unit(ScreenPoint(x: at.p.x - sn * cy, y: at.p.y + c * cy))
+            guard let patch = gf.patch(at: centre, angle: c, sn) else { return nil }
+            let placed = field.map { PlacedGlyph(field: $0, pixelSize: pixelSize, offset: (-half, Double(glyph.position.y - pivot.y) - cy),
+                                                 origin: patch.center, cos: 1, sin: 0, linear: patch.linear) }
+            guard half > 0 else { return (placed, nil) }
+            let lineHeight = lineHeightOf(block)
+            guard let box = gf.screenBox(centre, -half, -lineHeight / 2, half, lineHeight / 2, angle: c, sn,
+                                         padding: settings.padding, layerID: layerID, text: label) else { return nil }
+            return (placed, box)
         }
-        guard !out.boxes.isEmpty else { return nil }
-        out.bounds = SymbolBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY, layerID: layerID, text: label, featureIndex: f)
-        return out
     }
 }
 

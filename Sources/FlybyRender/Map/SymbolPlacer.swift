@@ -683,28 +683,8 @@ extension MapRenderer {
         let y1 = min(rows?.upperBound ?? view.height, view.height, Int(min(1e9, center.y + ey).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         let i00 = m.d / det, i01 = -m.b / det, i10 = -m.c / det, i11 = m.a / det
-        let alpha = UInt32(min(1, opacity) * 256)
-        let iw = image.width, ih = image.height
-        image.pixels.withUnsafeBufferPointer { src in
-            for y in y0..<y1 {
-                let row = view.row(y)
-                for x in x0..<x1 {
-                    let dx = Double(x) + 0.5 - center.x, dy = Double(y) + 0.5 - center.y
-                    let u = i00 * dx + i01 * dy + hw - 0.5
-                    let v = i10 * dx + i11 * dy + hh - 0.5
-                    guard u > -1 && v > -1 && u < Double(iw) && v < Double(ih) else { continue }
-                    let ui = Int(u.rounded(.down)), vi = Int(v.rounded(.down))
-                    let fu = UInt32((u - Double(ui)) * 256), fv = UInt32((v - Double(vi)) * 256)
-                    @inline(__always) func texel(_ i: Int, _ j: Int) -> UInt32 {
-                        (i >= 0 && j >= 0 && i < iw && j < ih) ? src[j * iw + i] : 0
-                    }
-                    let p = bilinear(texel(ui, vi), texel(ui + 1, vi), texel(ui, vi + 1), texel(ui + 1, vi + 1), fu, fv)
-                    let q = alpha >= 256 ? p : scaleAll(p, alpha)
-                    let a = q >> 24
-                    guard a != 0 else { continue }
-                    row[x] = q &+ PixelBlend.scale(row[x], by: 255 &- a)
-                }
-            }
+        sampleImage(image, center: center, columns: x0..<x1, rows: y0..<y1, opacity: opacity, view) { dx, dy in
+            (i00 * dx + i01 * dy + hw - 0.5, i10 * dx + i11 * dy + hh - 0.5)
         }
     }
 
@@ -720,16 +700,25 @@ extension MapRenderer {
         let y0 = max(rows?.lowerBound ?? 0, Int((center.y - ey).rounded(.down)))
         let y1 = min(rows?.upperBound ?? view.height, view.height, Int((center.y + ey).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
+        let iw = Double(image.width), ih = Double(image.height)
+        sampleImage(image, center: center, columns: x0..<x1, rows: y0..<y1, opacity: opacity, view) { dx, dy in
+            ((c * dx + s * dy) / scale + iw / 2 - 0.5, (-s * dx + c * dy) / scale + ih / 2 - 0.5)
+        }
+    }
+
+    /// The pixels `columns × rows` of `view` take `image` bilinearly (premultiplied source-over,
+    /// × `opacity`), where `toImage` maps a pixel centre's offset from `center` to image pixels
+    /// (pixel centres at k + 0.5 … sampled at u, v with texel k at k); outside the image, clear.
+    @inline(__always)
+    private func sampleImage(_ image: PixelBuffer, center: ScreenPoint, columns: Range<Int>, rows: Range<Int>, opacity: Double,
+                             _ view: PixelBufferView, toImage: (Double, Double) -> (u: Double, v: Double)) {
         let alpha = UInt32(min(1, opacity) * 256)
         let iw = image.width, ih = image.height
         image.pixels.withUnsafeBufferPointer { src in
-            for y in y0..<y1 {
+            for y in rows {
                 let row = view.row(y)
-                for x in x0..<x1 {
-                    // Inverse map: screen → image pixels.
-                    let dx = Double(x) + 0.5 - center.x, dy = Double(y) + 0.5 - center.y
-                    let u = (c * dx + s * dy) / scale + Double(iw) / 2 - 0.5
-                    let v = (-s * dx + c * dy) / scale + Double(ih) / 2 - 0.5
+                for x in columns {
+                    let (u, v) = toImage(Double(x) + 0.5 - center.x, Double(y) + 0.5 - center.y)
                     guard u > -1 && v > -1 && u < Double(iw) && v < Double(ih) else { continue }
                     let ui = Int(u.rounded(.down)), vi = Int(v.rounded(.down))
                     let fu = UInt32((u - Double(ui)) * 256), fv = UInt32((v - Double(vi)) * 256)
