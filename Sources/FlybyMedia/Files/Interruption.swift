@@ -129,8 +129,9 @@ public final class CleanupRegistry: Sendable {
     /// Forgets a child process.
     public func remove(child: Int32) { state.withLock { _ = $0.children.remove(child) } }
 
-    /// What is registered now (tests).
-    public var pathCount: Int { state.withLock { $0.paths.count } }
+    /// Whether `path` is registered now. Tests ask about their own path: other threads of the
+    /// same process register and remove theirs at any moment, so a count is not stable.
+    public func contains(path: String) -> Bool { state.withLock { $0.paths.contains(path) } }
 
     /// Stops every child (SIGTERM, then waits for it), removes every file, then every folder
     /// (innermost first, only when empty). Returns the number of files removed.
