@@ -40,6 +40,7 @@ extension MapRenderer {
             bandRenderers[k].puck3D = puck3D
             bandRenderers[k].tiles = tiles
             bandRenderers[k].rasters = rasters
+            bandRenderers[k].drawsRasterLayers = drawsRasterLayers
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.

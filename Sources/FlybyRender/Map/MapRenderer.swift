@@ -54,6 +54,9 @@ public struct MapRenderer {
     public var showsCompass = true
     /// Draw labels and icons.
     public var showsSymbols = true
+    /// Draw the `raster` and `hillshade` layers (off in a terrain texture whose relief samples
+    /// them itself: ``TerrainDrape``).
+    var drawsRasterLayers = true
     /// Drape the map on the style's `terrain` when it has one (docs/terrain.md); off, the map is
     /// drawn flat (the camera still keeps above the relief). For comparisons and benchmarks.
     public var drawsTerrain = true
@@ -362,6 +365,21 @@ public struct MapRenderer {
         if g.pitched { drawSky(g, view) }
     }
 
+    /// The background when it is one colour (no visible background layer has a
+    /// `background-pattern`): the visible background layers' colours over white, premultiplied,
+    /// blended as ``PixelBufferView/fill(_:premultiplied:)`` blends them, so filling with it gives
+    /// the pixels of filling layer by layer.
+    func uniformBackground(zoom: Double) -> UInt32? {
+        var c = Color.white.premultipliedARGB
+        for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
+            guard layer.expression(.backgroundPattern) == nil else { return nil }
+            let p = pixelColor(layer.color(.backgroundColor, zoom: zoom), layer.number(.backgroundOpacity, zoom: zoom)).premultipliedARGB
+            let alpha = p >> 24
+            if alpha == 255 { c = p } else if alpha != 0 || p != 0 { c = p &+ PixelBlend.scale(c, by: 255 &- alpha) }
+        }
+        return c
+    }
+
     /// What goes over the map, into this renderer's rows: the placed `symbols`, the puck, the ornaments.
     mutating func drawSymbolsAndOverlays(_ camera: CameraState, _ g: FrameGeometry, puck: PuckState?, symbols: [SymbolDraw],
                                          drape: TerrainDrape? = nil, _ view: PixelBufferView) {
@@ -380,6 +398,7 @@ public struct MapRenderer {
     mutating func drawBackground(_ g: FrameGeometry, _ view: PixelBufferView) {
         let zoom = g.zoom
         let rows = painter.rowRect
+        if let c = uniformBackground(zoom: zoom) { view.fill(rows, premultiplied: c); return }
         var cleared = false
         for layer in style.style.layers where layer.type == .background && layer.isVisible(atZoom: zoom) {
             let opacity = layer.number(.backgroundOpacity, zoom: zoom)
@@ -424,7 +443,7 @@ public struct MapRenderer {
             case .line: drawLine(k, layer, g, view)
             case .circle: drawCircles(k, layer, g, view)
             case .fillExtrusion: drawFillExtrusions(k, layer, g, view)
-            case .raster, .hillshade: drawRasterLayer(k, layer, g, view)
+            case .raster, .hillshade: if drawsRasterLayers { drawRasterLayer(k, layer, g, view) }
             case .background, .symbol: break
             }
         }

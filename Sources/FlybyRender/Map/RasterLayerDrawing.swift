@@ -111,8 +111,7 @@ extension MapRenderer {
     func drawRasterLayer(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let tiles = rasters.layers[index], !tiles.images.isEmpty,
               var inv = InverseHomography(g.unitHomography(copy: 0)) else { return }
-        var paint = RasterPaint(layer, zoom: g.zoom)
-        if layer.type == .hillshade { paint = RasterPaint(opacity: 255) }
+        let paint = RasterPaint(layer: layer, zoom: g.zoom)
         if paint.opacity == 0 { return }
         let rows = painter.rows
         let firstRow = g.pitched ? max(rows.lowerBound, Int(max(0, g.horizonY).rounded(.down))) : rows.lowerBound
@@ -131,18 +130,12 @@ extension MapRenderer {
             }
             while x < end {
                 let u = Double(x) + 0.5 - inv.originX
-                let pw = inv.i20 * u + inv.i21 * v + inv.i22
-                guard pw > 0 else { x += 1; continue }
-                let iw = 1 / pw
-                let X = (inv.i00 * u + inv.i01 * v + inv.i02) * iw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) * iw
-                guard Y >= 0 && Y < 1 && X.isFinite else { x += 1; continue }
-                let wx = X - X.rounded(.down)
-                guard let hit = lookup.find(wx, Y) else { x += 1; continue }
+                guard let at = RasterPoint(inv, u: u, v: v), let hit = lookup.find(at.x, at.y) else { x += 1; continue }
                 let n = hit.size
-                let sx = (wx * hit.scale - hit.originX), sy = (Y * hit.scale - hit.originY)   // tile pixels, 0…n
+                let sx = (at.x * hit.scale - hit.originX), sy = (at.y * hit.scale - hit.originY)   // tile pixels, 0…n
                 if axisAligned {
                     // Exact copy when one tile pixel is one screen pixel and the centres coincide.
-                    let step = inv.i00 * iw * hit.scale
+                    let step = inv.i00 * at.iw * hit.scale
                     let col = (sx - 0.5).rounded(), row = (sy - 0.5).rounded()
                     if abs(step - 1) < 1e-9 && abs(sx - 0.5 - col) < 1e-6 && abs(sy - 0.5 - row) < 1e-6 {
                         let c = min(max(Int(col), 0), n - 1), r = min(max(Int(row), 0), n - 1)
@@ -152,19 +145,10 @@ extension MapRenderer {
                         continue
                     }
                 }
-                let p = paint.nearest ? RasterSampling.nearest(hit.pixels, n, sx, sy) : RasterSampling.bilinear(hit.pixels, n, sx, sy)
-                blend(p, paint, into: dst + x)
+                paint.blend(paint.sample(hit, sx, sy), into: dst + x)
                 x += 1
             }
         }
-    }
-
-    @inline(__always)
-    private func blend(_ source: UInt32, _ paint: RasterPaint, into dst: UnsafeMutablePointer<UInt32>) {
-        var p = paint.isIdentity ? source : paint.apply(source)
-        if paint.opacity != 255 { p = PixelBlend.scale(p, by: paint.opacity) }
-        let a = p >> 24
-        if a == 255 { dst.pointee = p } else if a != 0 { dst.pointee = PixelBlend.sourceOver(p, dst.pointee) }
     }
 
     @inline(__always)
@@ -177,7 +161,7 @@ extension MapRenderer {
                 if a == 255 { dst[k] = p } else if a != 0 { dst[k] = PixelBlend.sourceOver(p, dst[k]) }
             }
         } else {
-            for k in 0..<count { blend(src[k], paint, into: dst + k) }
+            for k in 0..<count { paint.blend(src[k], into: dst + k) }
         }
     }
 }
@@ -185,6 +169,51 @@ extension MapRenderer {
 extension RasterPaint {
     /// No colour change, opacity `opacity` (0…255), bilinear.
     init(opacity: UInt32) { self.opacity = opacity }
+
+    /// The paint of a `raster` layer, or of a `hillshade` layer (its tiles are already shaded:
+    /// drawn as they are).
+    init(layer: StyleLayer, zoom z: Double) {
+        self = layer.type == .hillshade ? RasterPaint(opacity: 255) : RasterPaint(layer, zoom: z)
+    }
+
+    /// The tile `hit` sampled at tile pixel (`sx`, `sy`) (0…size), nearest or bilinear.
+    @inline(__always)
+    func sample(_ hit: RasterLookup.Hit, _ sx: Double, _ sy: Double) -> UInt32 {
+        nearest ? RasterSampling.nearest(hit.pixels, hit.size, sx, sy) : RasterSampling.bilinear(hit.pixels, hit.size, sx, sy)
+    }
+
+    /// `source` through the colour map and the opacity, blended over `dst`.
+    @inline(__always)
+    func blend(_ source: UInt32, into dst: UnsafeMutablePointer<UInt32>) { dst.pointee = blend(source, over: dst.pointee) }
+
+    /// `source` through the colour map and the opacity, over `dst` (premultiplied).
+    @inline(__always)
+    func blend(_ source: UInt32, over dst: UInt32) -> UInt32 {
+        var p = isIdentity ? source : apply(source)
+        if opacity != 255 { p = PixelBlend.scale(p, by: opacity) }
+        let a = p >> 24
+        return a == 255 ? p : a != 0 ? PixelBlend.sourceOver(p, dst) : dst
+    }
+}
+
+/// The map point a frame pixel sees: the inverse homography at (`u`, `v`) (pixels from the
+/// homography's origin), in unit Web Mercator with x brought into the primary world (0…1).
+/// Nil behind the horizon or off the world's rows.
+struct RasterPoint {
+    let x: Double
+    let y: Double
+    /// 1 / the homogeneous w (for the axis-aligned copy's scale test).
+    let iw: Double
+
+    @inline(__always)
+    init?(_ inv: InverseHomography, u: Double, v: Double) {
+        let pw = inv.i20 * u + inv.i21 * v + inv.i22
+        guard pw > 0 else { return nil }
+        let iw = 1 / pw
+        let X = (inv.i00 * u + inv.i01 * v + inv.i02) * iw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) * iw
+        guard Y >= 0 && Y < 1 && X.isFinite else { return nil }
+        x = X - X.rounded(.down); y = Y; self.iw = iw
+    }
 }
 
 /// Finds the tile over a map point, remembering the last one (a row crosses few tiles).

@@ -52,6 +52,9 @@ struct TerrainDrape {
     var key: DrapeKey?
     /// Draw only the texture pixels the relief samples (off: the whole texture, for tests).
     var limitsTexture = true
+    /// Sample raster and hillshade layers per screen pixel when they are all the texture holds
+    /// (``directLayers(zoom:)``; off: through the texture, for tests).
+    var samplesRastersDirectly = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -97,22 +100,62 @@ struct TerrainDrape {
         let h = depth.height
         let bands = max(1, min(threads, h / 16))
         let bounds = (0...bands).map { $0 * h / bands }
+        let direct = samplesRastersDirectly ? directLayers(zoom: g.zoom) : nil
         if key != newKey {
             buildMesh(g, threads: threads)
             let region = rasterize(bands: bounds)
             texture.textureRegion = limitsTexture ? region : nil
             texture.threads = threads
+            texture.drawsRasterLayers = direct == nil
             texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
             key = newKey
         }
+        let rasters = direct.flatMap { reliefRasters($0, camera, zoom: g.zoom, pixelRatio: pixelRatio) }
         let mesh = mesh
         withOutput(view) { out in
             if bands == 1 {
-                mesh.shade(rows: 0..<h, out, fog: fog)
+                mesh.shade(rows: 0..<h, out, fog: fog, rasters: rasters)
             } else {
-                DispatchQueue.concurrentPerform(iterations: bands) { k in mesh.shade(rows: bounds[k]..<bounds[k + 1], out, fog: fog) }
+                DispatchQueue.concurrentPerform(iterations: bands) { k in
+                    mesh.shade(rows: bounds[k]..<bounds[k + 1], out, fog: fog, rasters: rasters)
+                }
             }
         }
+    }
+
+    /// The `raster` and `hillshade` layers the relief samples itself, when every layer the
+    /// texture would draw at zoom `z` (visible, in the layer range, not a label layer) is one of
+    /// them or the background: then each covered screen pixel samples their tiles once at its own
+    /// ground point, instead of the texture drawing them and the relief resampling the texture
+    /// (one bilinear resampling instead of two, and no texture pixels drawn for them). Nil when
+    /// some other layer is drawn (a line over hillshade must lie over it: the texture draws all).
+    func directLayers(zoom z: Double) -> [Int]? {
+        var direct: [Int] = []
+        for (k, layer) in texture.style.style.layers.enumerated() {
+            guard layer.isVisible(atZoom: z), texture.layerRange?.contains(k) ?? true else { continue }
+            switch layer.type {
+            case .raster, .hillshade: direct.append(k)
+            case .background, .symbol: continue
+            case .fill, .line, .circle, .fillExtrusion: return nil
+            }
+        }
+        return direct.isEmpty ? nil : direct
+    }
+
+    /// The tiles of the layers `direct` that the texture's renderer holds for its frame, with
+    /// their paint and the texture's inverse homography (texture pixel → unit Web Mercator).
+    func reliefRasters(_ direct: [Int], _ camera: CameraState, zoom z: Double, pixelRatio: Double) -> ReliefRasters? {
+        let tg = FrameGeometry(camera: textureCamera(camera, pixelRatio: pixelRatio), width: image.width, height: image.height,
+                               pixelRatio: pixelRatio, focalHeight: Double(depth.height))
+        guard let inverse = InverseHomography(tg.unitHomography(copy: 0)) else { return nil }
+        var layers: [ReliefRasters.Layer] = []
+        for k in direct {
+            let paint = RasterPaint(layer: texture.style.style.layers[k], zoom: z)
+            guard paint.opacity > 0, let tiles = texture.rasters.layers[k], !tiles.images.isEmpty else { continue }
+            layers.append(ReliefRasters.Layer(paint: paint, tiles: tiles))
+        }
+        return layers.isEmpty ? nil
+            : ReliefRasters(inverse: inverse, layers: layers, background: texture.uniformBackground(zoom: z))
     }
 
     /// Calls `body` with pointers to the frame's per-pixel outputs and the texture.
@@ -347,8 +390,85 @@ struct DrapeMesh: Sendable {
 
     /// One triangle (screen x, y, depth in `.x .y .z`; texture coordinates `ta`, `tb`, `tc`),
     /// pixel centres inside or on an edge, nearest depth kept.
+    ///
+    /// Coverage uses edge functions on vertices snapped to 1/256 pixel, in integers stepped
+    /// exactly along each row: two triangles sharing an edge compute the same values there with
+    /// opposite signs, so no pixel centre falls between them (and one on the edge is in both).
+    /// The interpolated 1/W, u/W and v/W are affine in screen space: evaluated at the row's first
+    /// pixel, then stepped. The depth test compares 1/W with the stored depth, so hidden pixels
+    /// cost no division.
     @inline(__always)
     func triangle(_ a: SIMD4<Float>, _ ta: SIMD2<Float>, _ b: SIMD4<Float>, _ tb: SIMD2<Float>, _ c: SIMD4<Float>,
+                  _ tc: SIMD2<Float>, rows: Range<Int>, _ out: DrapeOutput) -> Bool {
+        let w = width
+        // A quick rejection with a pixel to spare (the exact bounds come from the snapped vertices).
+        guard min(a.y, b.y, c.y) < Float(rows.upperBound) + 1, max(a.y, b.y, c.y) > Float(rows.lowerBound) - 1,
+              min(a.x, b.x, c.x) < Float(w) + 1, max(a.x, b.x, c.x) > -1 else { return false }
+        let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        guard area != 0, area.isFinite else { return false }
+        let limit: Float = 1_048_576   // 2^20 pixels
+        guard max(abs(a.x), abs(a.y), abs(b.x), abs(b.y), abs(c.x), abs(c.y)) < limit else {
+            return triangleInFloat(a, ta, b, tb, c, tc, rows: rows, out)
+        }
+        // Fixed point, 8 bits of sub-pixel.
+        let ax = Int64((a.x * 256).rounded()), ay = Int64((a.y * 256).rounded())
+        let bx = Int64((b.x * 256).rounded()), by = Int64((b.y * 256).rounded())
+        let cx = Int64((c.x * 256).rounded()), cy = Int64((c.y * 256).rounded())
+        let fixedArea = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        guard fixedArea != 0 else { return false }
+        // The pixel centres the snapped triangle can cover (exact: the snapped coordinates are
+        // multiples of 1/256 below 2^20, exact in a Double).
+        func first(_ v: Int64) -> Int { Int((Double(v) / 256 - 0.5).rounded(.up)) }
+        func last(_ v: Int64) -> Int { Int((Double(v) / 256 - 0.5).rounded(.down)) }
+        let minY = max(rows.lowerBound, first(min(ay, by, cy))), maxY = min(rows.upperBound - 1, last(max(ay, by, cy)))
+        let minX = max(0, first(min(ax, bx, cx))), maxX = min(w - 1, last(max(ax, bx, cx)))
+        guard minY <= maxY, minX <= maxX else { return false }
+        let sign: Int64 = fixedArea > 0 ? 1 : -1
+        // Edge function opposite each vertex and its step per pixel along a row.
+        let stepA = (by - cy) * 256 * sign, stepB = (cy - ay) * 256 * sign, stepC = (ay - by) * 256 * sign
+        let inv = 1 / area
+        let ia = 1 / a.z, ib = 1 / b.z, ic = 1 / c.z
+        let ua = ta * ia, ub = tb * ib, uc = tc * ic
+        let ga = (b.y - c.y) * inv, gb = (c.y - a.y) * inv, gc = (a.y - b.y) * inv
+        let stepIZ = ga * ia + gb * ib + gc * ic
+        let stepT = ua * ga + ub * gb + uc * gc
+        var kept = false
+        for y in minY...maxY {
+            let py = Int64(y) * 256 + 128, px = Int64(minX) * 256 + 128
+            var ea = ((bx - px) * (cy - py) - (by - py) * (cx - px)) * sign
+            var eb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) * sign
+            var ec = ((ax - px) * (by - py) - (ay - py) * (bx - px)) * sign
+            let pyf = Float(y) + 0.5, pxf = Float(minX) + 0.5
+            let wa = ((b.x - pxf) * (c.y - pyf) - (b.y - pyf) * (c.x - pxf)) * inv
+            let wb = ((c.x - pxf) * (a.y - pyf) - (c.y - pyf) * (a.x - pxf)) * inv
+            let wc = 1 - wa - wb
+            var iz = wa * ia + wb * ib + wc * ic
+            var t = ua * wa + ub * wb + uc * wc
+            var k = y * w + minX
+            var entered = false
+            for _ in minX...maxX {
+                if ea | eb | ec >= 0 {
+                    entered = true
+                    if iz * out.depth[k] > 1 {
+                        let z = 1 / iz
+                        out.depth[k] = z
+                        out.u[k] = t.x * z
+                        out.v[k] = t.y * z
+                        kept = true
+                    }
+                } else if entered {
+                    break   // convex: the row's span has ended
+                }
+                ea &+= stepA; eb &+= stepB; ec &+= stepC
+                iz += stepIZ; t += stepT; k += 1
+            }
+        }
+        return kept
+    }
+
+    /// ``triangle(_:_:_:_:_:_:rows:_:)`` in floating point, for a triangle with a vertex too far
+    /// off the frame for the fixed-point edges (more than 2^20 pixels).
+    func triangleInFloat(_ a: SIMD4<Float>, _ ta: SIMD2<Float>, _ b: SIMD4<Float>, _ tb: SIMD2<Float>, _ c: SIMD4<Float>,
                   _ tc: SIMD2<Float>, rows: Range<Int>, _ out: DrapeOutput) -> Bool {
         let w = width
         let minY = max(rows.lowerBound, Int((min(a.y, b.y, c.y) - 0.5).rounded(.up)))
@@ -362,20 +482,38 @@ struct DrapeMesh: Sendable {
         let inv = 1 / area
         let ia = 1 / a.z, ib = 1 / b.z, ic = 1 / c.z
         let ua = ta * ia, ub = tb * ib, uc = tc * ic
+        // Barycentric weights (signed areas over the whole) are affine in the pixel centre
+        // (px, py): wa = (ka + px·(b.y − c.y) + py·(c.x − b.x)) / area, wb likewise with c, a;
+        // this form bounds each row's span.
+        let ka = b.x * c.y - b.y * c.x, kb = c.x * a.y - c.y * a.x
+        let dxa = (b.y - c.y) * inv, dxb = (c.y - a.y) * inv
         var kept = false
         for y in minY...maxY {
             let py = Float(y) + 0.5
-            for x in minX...maxX {
+            let ra = (ka + py * (c.x - b.x)) * inv, rb = (kb + py * (a.x - c.x)) * inv
+            // The row's span where the three weights are ≥ 0, widened by a pixel for rounding
+            // (each pixel is still tested below).
+            var lo = Float(minX) + 0.5, hi = Float(maxX) + 0.5
+            Self.clip(ra, dxa, &lo, &hi)
+            Self.clip(rb, dxb, &lo, &hi)
+            Self.clip(1 - ra - rb, -dxa - dxb, &lo, &hi)
+            // (A row whose span is empty only by rounding keeps it; the bounds are finite here.)
+            guard lo <= hi + 2 else { continue }
+            let x0 = Int(max(lo - 1.5, Float(minX)).rounded(.down)), x1 = Int(min(hi + 0.5, Float(maxX)).rounded(.up))
+            guard x0 <= x1 else { continue }
+            for x in x0...x1 {
                 let px = Float(x) + 0.5
-                // Barycentric weights (signed areas over the whole).
+                // The weights as signed areas, so that two triangles sharing an edge compute the
+                // same products with opposite signs there: no pixel falls between them.
                 let wa = ((b.x - px) * (c.y - py) - (b.y - py) * (c.x - px)) * inv
                 let wb = ((c.x - px) * (a.y - py) - (c.y - py) * (a.x - px)) * inv
                 let wc = 1 - wa - wb
                 guard wa >= 0, wb >= 0, wc >= 0 else { continue }
                 let iz = wa * ia + wb * ib + wc * ic
-                let z = 1 / iz
                 let k = y * w + x
-                guard z < out.depth[k] else { continue }
+                // z = 1/iz nearer than the stored depth, without dividing for hidden pixels.
+                guard iz * out.depth[k] > 1 else { continue }
+                let z = 1 / iz
                 out.depth[k] = z
                 kept = true
                 let t = (ua * wa + ub * wb + uc * wc) * z
@@ -386,31 +524,73 @@ struct DrapeMesh: Sendable {
         return kept
     }
 
-    /// Colours rows `rows`: the texture sampled where the relief is (with fog), else the texture's
-    /// own pixel (the sky).
-    func shade(rows: Range<Int>, _ out: DrapeOutput, fog: Fog) {
+    /// Narrows [`lo`, `hi`] (pixel-centre x) to where `r + d·x ≥ 0`.
+    @inline(__always)
+    static func clip(_ r: Float, _ d: Float, _ lo: inout Float, _ hi: inout Float) {
+        if d > 0 { lo = max(lo, -r / d) } else if d < 0 { hi = min(hi, -r / d) } else if r < 0 { hi = -.infinity }
+    }
+
+    /// Colours rows `rows`: the texture sampled where the relief is, then `rasters` sampled at
+    /// the pixel's ground point over it (the layers the texture left out), then the fog; else the
+    /// texture's own pixel (the sky).
+    func shade(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, rasters: ReliefRasters?) {
         let w = width, tw = textureWidth, th = textureHeight
         let tex = out.texture
-        do {
-            for y in rows {
-                let row = out.view.row(y)
-                for x in 0..<w {
-                    let k = y * w + x
-                    let z = out.depth[k]
-                    guard z.isFinite else {
-                        row[x] = tex[(y + marginTop) * tw + x + marginX]
-                        continue
+        /// The texture at pixel `k`'s texture coordinates: bilinear between texel centres,
+        /// clamped at the texture's edges.
+        @inline(__always) func textureSample(_ k: Int) -> UInt32 {
+            let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
+            let x0 = Int(fx), y0 = Int(fy)
+            let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
+            let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
+            return bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
+        }
+        // The first direct layer has its own lookup (most frames have one); the rest share a loop.
+        var first = rasters.map { RasterLookup($0.layers[0].tiles) }
+        var others = rasters.map { $0.layers.dropFirst().map { RasterLookup($0.tiles) } } ?? []
+        /// `p` with the direct layers over it, sampled at the ground point of texture
+        /// coordinates (`u`, `v`).
+        @inline(__always) func overlay(_ p: UInt32, _ rasters: ReliefRasters, u: Double, v: Double) -> UInt32 {
+            let inv = rasters.inverse
+            guard let at = RasterPoint(inv, u: u - inv.originX, v: v - inv.originY) else { return p }
+            var p = p
+            if let hit = first?.find(at.x, at.y) {
+                let paint = rasters.layers[0].paint
+                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            }
+            for l in 0..<others.count {
+                guard let hit = others[l].find(at.x, at.y) else { continue }
+                let paint = rasters.layers[l + 1].paint
+                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            }
+            return p
+        }
+        for y in rows {
+            let row = out.view.row(y)
+            // Below the flat horizon, an uncovered pixel shows the flat map (the relief in front
+            // of the camera nearer than the near limit, or the flat ground under a valley's skyline).
+            let flatGround = y + marginTop >= top
+            for x in 0..<w {
+                let k = y * w + x
+                let z = out.depth[k]
+                guard z.isFinite else {
+                    let own = tex[(y + marginTop) * tw + x + marginX]
+                    if let rasters, flatGround {
+                        row[x] = overlay(own, rasters, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5)
+                    } else {
+                        row[x] = own
                     }
-                    // Bilinear between texel centres, clamped at the texture's edges.
-                    let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
-                    let x0 = Int(fx), y0 = Int(fy)
-                    let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
-                    let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
-                    var p = bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
-                    let f = fog.amount(depth: z)
-                    if f > 0 { p = scaleAll(p, 256 - f) &+ scaleAll(fog.color, f) }
-                    row[x] = p
+                    continue
                 }
+                var p: UInt32
+                if let rasters {
+                    p = overlay(rasters.background ?? textureSample(k), rasters, u: Double(out.u[k]), v: Double(out.v[k]))
+                } else {
+                    p = textureSample(k)
+                }
+                let f = fog.amount(depth: z)
+                if f > 0 { p = scaleAll(p, 256 - f) &+ scaleAll(fog.color, f) }
+                row[x] = p
             }
         }
     }
@@ -432,6 +612,21 @@ struct Fog {
         let t = min(1, (depth - start) / (end - start))
         return UInt32(t * t * (3 - 2 * t) * opacity * 256)
     }
+}
+
+/// Raster and hillshade layers the relief samples at each covered pixel's ground point
+/// (``TerrainDrape/directLayers(zoom:)``): their paint and tiles, in drawing order, and the
+/// texture's inverse homography, which takes a pixel's texture coordinates to its ground point.
+struct ReliefRasters: @unchecked Sendable {
+    struct Layer {
+        var paint: RasterPaint
+        var tiles: RasterFrame.LayerTiles
+    }
+    var inverse: InverseHomography
+    var layers: [Layer]
+    /// The texture's background when it is one colour (``MapRenderer/uniformBackground(zoom:)``):
+    /// the base of every covered pixel, read without sampling the texture. Nil: sample it.
+    var background: UInt32?
 }
 
 /// The per-pixel outputs the raster bands share; each band writes only its rows.
