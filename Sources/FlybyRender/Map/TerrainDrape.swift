@@ -545,26 +545,7 @@ struct DrapeMesh: Sendable {
             let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
             return bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
         }
-        // The first direct layer has its own lookup (most frames have one); the rest share a loop.
-        var first = rasters.map { RasterLookup($0.layers[0].tiles) }
-        var others = rasters.map { $0.layers.dropFirst().map { RasterLookup($0.tiles) } } ?? []
-        /// `p` with the direct layers over it, sampled at the ground point of texture
-        /// coordinates (`u`, `v`).
-        @inline(__always) func overlay(_ p: UInt32, _ rasters: ReliefRasters, u: Double, v: Double) -> UInt32 {
-            let inv = rasters.inverse
-            guard let at = RasterPoint(inv, u: u - inv.originX, v: v - inv.originY) else { return p }
-            var p = p
-            if let hit = first?.find(at.x, at.y) {
-                let paint = rasters.layers[0].paint
-                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
-            }
-            for l in 0..<others.count {
-                guard let hit = others[l].find(at.x, at.y) else { continue }
-                let paint = rasters.layers[l + 1].paint
-                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
-            }
-            return p
-        }
+        var sampler = rasters.map { ReliefRasters.Sampler($0) }
         for y in rows {
             let row = out.view.row(y)
             // Below the flat horizon, an uncovered pixel shows the flat map (the relief in front
@@ -575,16 +556,16 @@ struct DrapeMesh: Sendable {
                 let z = out.depth[k]
                 guard z.isFinite else {
                     let own = tex[(y + marginTop) * tw + x + marginX]
-                    if let rasters, flatGround {
-                        row[x] = overlay(own, rasters, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5)
+                    if flatGround, sampler != nil {
+                        row[x] = sampler!.overlay(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5)
                     } else {
                         row[x] = own
                     }
                     continue
                 }
                 var p: UInt32
-                if let rasters {
-                    p = overlay(rasters.background ?? textureSample(k), rasters, u: Double(out.u[k]), v: Double(out.v[k]))
+                if sampler != nil {
+                    p = sampler!.overlay(sampler!.rasters.background ?? textureSample(k), u: Double(out.u[k]), v: Double(out.v[k]))
                 } else {
                     p = textureSample(k)
                 }
@@ -624,6 +605,38 @@ struct ReliefRasters: @unchecked Sendable {
     }
     var inverse: InverseHomography
     var layers: [Layer]
+
+    /// Samples the layers for one band of rows (its own tile lookups).
+    struct Sampler {
+        let rasters: ReliefRasters
+        /// The first layer has its own lookup (most frames have one layer); the rest share a loop.
+        var first: RasterLookup
+        var others: [RasterLookup]
+
+        init(_ rasters: ReliefRasters) {
+            self.rasters = rasters
+            first = RasterLookup(rasters.layers[0].tiles)
+            others = rasters.layers.dropFirst().map { RasterLookup($0.tiles) }
+        }
+
+        /// `p` with the layers over it, sampled at the ground point of texture coordinates (`u`, `v`).
+        @inline(__always)
+        mutating func overlay(_ p: UInt32, u: Double, v: Double) -> UInt32 {
+            let inv = rasters.inverse
+            guard let at = RasterPoint(inv, u: u - inv.originX, v: v - inv.originY) else { return p }
+            var p = p
+            if let hit = first.find(at.x, at.y) {
+                let paint = rasters.layers[0].paint
+                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            }
+            for l in 0..<others.count {
+                guard let hit = others[l].find(at.x, at.y) else { continue }
+                let paint = rasters.layers[l + 1].paint
+                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            }
+            return p
+        }
+    }
     /// The texture's background when it is one colour (``MapRenderer/uniformBackground(zoom:)``):
     /// the base of every covered pixel, read without sampling the texture. Nil: sample it.
     var background: UInt32?
