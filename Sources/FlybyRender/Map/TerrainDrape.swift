@@ -433,20 +433,29 @@ struct DrapeMesh: Sendable {
         let stepIZ = ga * ia + gb * ib + gc * ic
         let stepT = ua * ga + ub * gb + uc * gc
         var kept = false
-        for y in minY...maxY {
+        rowLoop: for y in minY...maxY {
             let py = Int64(y) * 256 + 128, px = Int64(minX) * 256 + 128
             var ea = ((bx - px) * (cy - py) - (by - py) * (cx - px)) * sign
             var eb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) * sign
             var ec = ((ax - px) * (by - py) - (ay - py) * (bx - px)) * sign
-            let pyf = Float(y) + 0.5, pxf = Float(minX) + 0.5
+            // The row's first pixel inside, exactly: an edge still negative at minX is crossed
+            // after ⌈−e / step⌉ pixels if it rises along the row, never if it does not.
+            var start = minX
+            if ea < 0 { guard stepA > 0 else { continue rowLoop }; start = max(start, minX + Int((-ea + stepA - 1) / stepA)) }
+            if eb < 0 { guard stepB > 0 else { continue rowLoop }; start = max(start, minX + Int((-eb + stepB - 1) / stepB)) }
+            if ec < 0 { guard stepC > 0 else { continue rowLoop }; start = max(start, minX + Int((-ec + stepC - 1) / stepC)) }
+            guard start <= maxX else { continue }
+            let skipped = Int64(start - minX)
+            ea &+= skipped * stepA; eb &+= skipped * stepB; ec &+= skipped * stepC
+            let pyf = Float(y) + 0.5, pxf = Float(start) + 0.5
             let wa = ((b.x - pxf) * (c.y - pyf) - (b.y - pyf) * (c.x - pxf)) * inv
             let wb = ((c.x - pxf) * (a.y - pyf) - (c.y - pyf) * (a.x - pxf)) * inv
             let wc = 1 - wa - wb
             var iz = wa * ia + wb * ib + wc * ic
             var t = ua * wa + ub * wb + uc * wc
-            var k = y * w + minX
+            var k = y * w + start
             var entered = false
-            for _ in minX...maxX {
+            for _ in start...maxX {
                 if ea | eb | ec >= 0 {
                     entered = true
                     if iz * out.depth[k] > 1 {
