@@ -212,7 +212,7 @@ struct RasterPoint {
         let iw = 1 / pw
         let X = (inv.i00 * u + inv.i01 * v + inv.i02) * iw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) * iw
         guard Y >= 0 && Y < 1 && X.isFinite else { return nil }
-        x = X - X.rounded(.down); y = Y; self.iw = iw
+        x = X - RasterSampling.floor(X); y = Y; self.iw = iw
     }
 }
 
@@ -278,7 +278,7 @@ struct RasterLookup {
 enum RasterSampling {
     @inline(__always)
     static func nearest(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
-        let c = min(max(Int(x.rounded(.down)), 0), n - 1), r = min(max(Int(y.rounded(.down)), 0), n - 1)
+        let c = min(max(Int(floor(x)), 0), n - 1), r = min(max(Int(floor(y)), 0), n - 1)
         return px[r * n + c]
     }
 
@@ -287,13 +287,28 @@ enum RasterSampling {
     @inline(__always)
     static func bilinear(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
         let fx = x - 0.5, fy = y - 0.5
-        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
-        let wx = UInt32(((fx - x0f) * 256).rounded()), wy = UInt32(((fy - y0f) * 256).rounded())
+        let x0f = floor(fx), y0f = floor(fy)
+        let wx = UInt32(roundHalfUp((fx - x0f) * 256)), wy = UInt32(roundHalfUp((fy - y0f) * 256))
         let x0 = min(max(Int(x0f), 0), n - 1), y0 = min(max(Int(y0f), 0), n - 1)
         let x1 = min(max(Int(x0f) + 1, 0), n - 1), y1 = min(max(Int(y0f) + 1, 0), n - 1)
         let top = lerp(px[y0 * n + x0], px[y0 * n + x1], wx)
         let bottom = lerp(px[y1 * n + x0], px[y1 * n + x1], wx)
         return lerp(top, bottom, wy)
+    }
+
+    /// ⌊x⌋, exactly as `x.rounded(.down)`, without a libm call where 0 ≤ x < 2^53 (there
+    /// truncation is the floor, and every sampled coordinate on the map is there).
+    @inline(__always)
+    static func floor(_ x: Double) -> Double {
+        x >= 0 && x < 9_007_199_254_740_992 ? Double(Int(x)) : x.rounded(.down)
+    }
+
+    /// `x.rounded()` (halves away from zero) for 0 ≤ x < 2^53, exactly, without a libm call:
+    /// x − ⌊x⌋ is exact in binary floating point.
+    @inline(__always)
+    static func roundHalfUp(_ x: Double) -> Double {
+        let t = floor(x)
+        return x - t >= 0.5 ? t + 1 : t
     }
 
     /// `a · (256 − w) + b · w`, / 256 rounded, per channel; w is 0…256.
