@@ -284,15 +284,23 @@ enum RasterSampling {
 
     /// Bilinear interpolation with weights in 1/256 steps, on premultiplied pixels (two channels
     /// per 32-bit lane, as ``PixelBlend`` does).
+    ///
+    /// In fixed point: t = ⌊256·(x − ½) + ½⌋ is the sample position in 1/256 texels rounded half
+    /// up: its high bits are the left texel, its low 8 bits the right texel's weight (a fraction
+    /// that rounds to a whole texel moves to the next texel with weight 0: the same pixel). The
+    /// sum is taken 256 texels up, so that it is non-negative down to x = −255.5 and its floor a
+    /// truncation. (The sum rounds to the double nearest; only a position within 2^−36 of a
+    /// half-step can round to the other weight.)
     @inline(__always)
     static func bilinear(_ px: UnsafePointer<UInt32>, _ n: Int, _ x: Double, _ y: Double) -> UInt32 {
-        let fx = x - 0.5, fy = y - 0.5
-        let x0f = floor(fx), y0f = floor(fy)
-        let wx = UInt32(roundHalfUp((fx - x0f) * 256)), wy = UInt32(roundHalfUp((fy - y0f) * 256))
-        let x0 = min(max(Int(x0f), 0), n - 1), y0 = min(max(Int(y0f), 0), n - 1)
-        let x1 = min(max(Int(x0f) + 1, 0), n - 1), y1 = min(max(Int(y0f) + 1, 0), n - 1)
-        let top = lerp(px[y0 * n + x0], px[y0 * n + x1], wx)
-        let bottom = lerp(px[y1 * n + x0], px[y1 * n + x1], wx)
+        let tx = floorInt(x * 256 + 65_408.5) - 65_536, ty = floorInt(y * 256 + 65_408.5) - 65_536
+        let wx = UInt32(truncatingIfNeeded: tx & 255), wy = UInt32(truncatingIfNeeded: ty & 255)
+        let cx = tx >> 8, cy = ty >> 8
+        let x0 = min(max(cx, 0), n - 1), y0 = min(max(cy, 0), n - 1)
+        let x1 = min(max(cx + 1, 0), n - 1), y1 = min(max(cy + 1, 0), n - 1)
+        let r0 = px + y0 * n, r1 = px + y1 * n
+        let top = lerp(r0[x0], r0[x1], wx)
+        let bottom = lerp(r1[x0], r1[x1], wx)
         return lerp(top, bottom, wy)
     }
 
@@ -303,12 +311,10 @@ enum RasterSampling {
         x >= 0 && x < 9_007_199_254_740_992 ? Double(Int(x)) : x.rounded(.down)
     }
 
-    /// `x.rounded()` (halves away from zero) for 0 ≤ x < 2^53, exactly, without a libm call:
-    /// x − ⌊x⌋ is exact in binary floating point.
+    /// ⌊x⌋ as an integer; a truncation where 0 ≤ x < 2^53.
     @inline(__always)
-    static func roundHalfUp(_ x: Double) -> Double {
-        let t = floor(x)
-        return x - t >= 0.5 ? t + 1 : t
+    static func floorInt(_ x: Double) -> Int {
+        x >= 0 && x < 9_007_199_254_740_992 ? Int(x) : Int(x.rounded(.down))
     }
 
     /// `a · (256 − w) + b · w`, / 256 rounded, per channel; w is 0…256.

@@ -186,4 +186,32 @@ import Testing
             }
         }
     }
+
+    /// The bilinear sampler in fixed point gives the texels and weights of the direct rule:
+    /// the left texel ⌊x − ½⌋ and the right texel's weight (x − ½ − ⌊x − ½⌋) rounded half up to
+    /// 1/256, edges repeated; checked at seeded random points inside and just outside a tile, at
+    /// every exact half-step of one texel and at the tile's edges.
+    @Test func bilinearSamplingWeighsTexelsByTheFractionRoundedToOne256th() {
+        let n = 8
+        let pixels: [UInt32] = (0..<(n * n)).map { k in 0xFF00_0000 | UInt32(k &* 2_654_435_761 >> 8 & 0xFF_FFFF) }
+        func reference(_ x: Double, _ y: Double) -> UInt32 {
+            let fx = x - 0.5, fy = y - 0.5
+            let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+            let wx = UInt32(((fx - x0f) * 256).rounded()), wy = UInt32(((fy - y0f) * 256).rounded())
+            func clamp(_ v: Int) -> Int { min(max(v, 0), n - 1) }
+            let x0 = clamp(Int(x0f)), x1 = clamp(Int(x0f) + 1), y0 = clamp(Int(y0f)), y1 = clamp(Int(y0f) + 1)
+            let top = RasterSampling.lerp(pixels[y0 * n + x0], pixels[y0 * n + x1], wx)
+            let bottom = RasterSampling.lerp(pixels[y1 * n + x0], pixels[y1 * n + x1], wx)
+            return RasterSampling.lerp(top, bottom, wy)
+        }
+        var points: [(Double, Double)] = []
+        var random = SplitMix64(seed: 19)
+        for _ in 0..<100_000 { points.append((random.range(-1, Double(n + 1)), random.range(-1, Double(n + 1)))) }
+        for k in 0...512 { points.append((2 + Double(k) / 512, 3.25)) }
+        points += [(0, 0), (0.5, 0.5), (Double(n), Double(n)), (Double(n) - 0.5, 0), (-0.75, Double(n) + 0.75)]
+        let mismatches = pixels.withUnsafeBufferPointer { px in
+            points.filter { RasterSampling.bilinear(px.baseAddress!, n, $0.0, $0.1) != reference($0.0, $0.1) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
 }
