@@ -202,7 +202,8 @@ extension RasterPaint {
 struct RasterPoint {
     let x: Double
     let y: Double
-    /// 1 / the homogeneous w (for the axis-aligned copy's scale test).
+    /// 1 / the homogeneous w (for the axis-aligned copy's scale test); 0 for a point not found
+    /// through a homography.
     let iw: Double
 
     @inline(__always)
@@ -210,7 +211,12 @@ struct RasterPoint {
         let pw = inv.i20 * u + inv.i21 * v + inv.i22
         guard pw > 0 else { return nil }
         let iw = 1 / pw
-        let X = (inv.i00 * u + inv.i01 * v + inv.i02) * iw, Y = (inv.i10 * u + inv.i11 * v + inv.i12) * iw
+        self.init(unitX: (inv.i00 * u + inv.i01 * v + inv.i02) * iw, unitY: (inv.i10 * u + inv.i11 * v + inv.i12) * iw, iw: iw)
+    }
+
+    /// Unit Web Mercator point (`X`, `Y`), x brought into the primary world; nil off the world's rows.
+    @inline(__always)
+    init?(unitX X: Double, unitY Y: Double, iw: Double) {
         guard Y >= 0 && Y < 1 && X.isFinite else { return nil }
         x = X - RasterSampling.floor(X); y = Y; self.iw = iw
     }

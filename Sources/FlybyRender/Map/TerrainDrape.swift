@@ -42,7 +42,8 @@ struct TerrainDrape {
     let elevation: TerrainElevation
     /// The frame's depth buffer (points along the view axis; infinity: no relief, sky).
     var depth: DepthBuffer
-    /// Per screen pixel: the texture coordinates of the relief seen there (valid where ``depth`` is finite).
+    /// Per screen pixel, where ``depth`` is finite: the relief's attributes seen there
+    /// (``DrapeMesh/Attributes``: texture coordinates, or the ground point from the camera centre).
     var texU: [Float]
     var texV: [Float]
     /// The relief's triangles.
@@ -55,6 +56,10 @@ struct TerrainDrape {
     /// Sample raster and hillshade layers per screen pixel when they are all the texture holds
     /// (``directLayers(zoom:)``; off: through the texture, for tests).
     var samplesRastersDirectly = true
+    /// With the layers sampled directly over a one-colour background, interpolate each pixel's
+    /// ground point rather than its texture coordinates (``DrapeMesh/Attributes``; off: texture
+    /// coordinates, for tests).
+    var interpolatesGround = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -101,7 +106,12 @@ struct TerrainDrape {
         let bands = max(1, min(threads, h / 16))
         let bounds = (0...bands).map { $0 * h / bands }
         let direct = samplesRastersDirectly ? directLayers(zoom: g.zoom) : nil
-        if key != newKey {
+        // With the layers sampled directly over a one-colour background, the texture is never
+        // read under the relief: the raster carries each pixel's ground point instead.
+        let attributes = direct != nil && interpolatesGround ? texture.uniformBackground(zoom: g.zoom).map { DrapeMesh.Attributes.ground(background: $0) }
+            ?? .texture : .texture
+        if key != newKey || mesh.attributes != attributes {
+            mesh.attributes = attributes
             buildMesh(g, threads: threads)
             let region = rasterize(bands: bounds)
             texture.textureRegion = limitsTexture ? region : nil
@@ -110,7 +120,7 @@ struct TerrainDrape {
             texture.render(camera: textureCamera(camera, pixelRatio: pixelRatio), into: &image)
             key = newKey
         }
-        let rasters = direct.flatMap { reliefRasters($0, camera, zoom: g.zoom, pixelRatio: pixelRatio) }
+        let rasters = direct.flatMap { reliefRasters($0, camera, g, pixelRatio: pixelRatio) }
         let mesh = mesh
         withOutput(view) { out in
             if bands == 1 {
@@ -144,7 +154,8 @@ struct TerrainDrape {
 
     /// The tiles of the layers `direct` that the texture's renderer holds for its frame, with
     /// their paint and the texture's inverse homography (texture pixel → unit Web Mercator).
-    func reliefRasters(_ direct: [Int], _ camera: CameraState, zoom z: Double, pixelRatio: Double) -> ReliefRasters? {
+    func reliefRasters(_ direct: [Int], _ camera: CameraState, _ g: FrameGeometry, pixelRatio: Double) -> ReliefRasters? {
+        let z = g.zoom
         let tg = FrameGeometry(camera: textureCamera(camera, pixelRatio: pixelRatio), width: image.width, height: image.height,
                                pixelRatio: pixelRatio, focalHeight: Double(depth.height))
         guard let inverse = InverseHomography(tg.unitHomography(copy: 0)) else { return nil }
@@ -154,8 +165,10 @@ struct TerrainDrape {
             guard paint.opacity > 0, let tiles = texture.rasters.layers[k], !tiles.images.isEmpty else { continue }
             layers.append(ReliefRasters.Layer(paint: paint, tiles: tiles))
         }
+        let t = g.transform
         return layers.isEmpty ? nil
-            : ReliefRasters(inverse: inverse, layers: layers, background: texture.uniformBackground(zoom: z))
+            : ReliefRasters(inverse: inverse, layers: layers, background: texture.uniformBackground(zoom: z),
+                            groundOrigin: SIMD2(t.centerX, t.centerY), unitsPerWorldPoint: 1 / t.worldSize)
     }
 
     /// Calls `body` with pointers to the frame's per-pixel outputs and the texture.
@@ -210,29 +223,35 @@ struct TerrainDrape {
         mesh.columns = (tw + step - 1) / step + 1
         mesh.rows = (th - top + step - 1) / step + 1
         let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
-        mesh.vertices = Array(repeating: SIMD4<Float>(repeating: .nan), count: columns * rows)
+        var vertices = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: columns * rows)
+        var ground = [SIMD2<Float>](repeating: .zero, count: columns * rows)
         let t = g.transform
         let relief = relief(g)
         let elevation = elevation
-        mesh.vertices.withUnsafeMutableBufferPointer { buffer in
-            let out = VertexOutput(base: buffer.baseAddress!)
-            let bands = max(1, min(threads, rows))
-            DispatchQueue.concurrentPerform(iterations: bands) { k in
-                var memo = TerrainElevation.TileMemo()
-                for j in (k * rows / bands)..<((k + 1) * rows / bands) {
-                    let ty = Double(min(th, top + j * step))
-                    for i in 0..<columns {
-                        let tx = Double(min(tw, i * step))
-                        let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
-                        let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
-                        guard let p = relief.screenPoint(worldX: w.x, worldY: w.y, latitude: c.latitude,
-                                                         elevation: elevation.elevation(at: c, memo: &memo)),
-                              p.depth > g.near else { continue }
-                        out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
+        vertices.withUnsafeMutableBufferPointer { buffer in
+            ground.withUnsafeMutableBufferPointer { groundBuffer in
+                let out = VertexOutput(base: buffer.baseAddress!, ground: groundBuffer.baseAddress!)
+                let bands = max(1, min(threads, rows))
+                DispatchQueue.concurrentPerform(iterations: bands) { k in
+                    var memo = TerrainElevation.TileMemo()
+                    for j in (k * rows / bands)..<((k + 1) * rows / bands) {
+                        let ty = Double(min(th, top + j * step))
+                        for i in 0..<columns {
+                            let tx = Double(min(tw, i * step))
+                            let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
+                            let c = WebMercator.unproject(x: w.x, y: w.y, worldSize: t.worldSize)
+                            guard let p = relief.screenPoint(worldX: w.x, worldY: w.y, latitude: c.latitude,
+                                                             elevation: elevation.elevation(at: c, memo: &memo)),
+                                  p.depth > g.near else { continue }
+                            out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
+                            out.ground[j * columns + i] = SIMD2(Float(w.x - t.centerX), Float(w.y - t.centerY))
+                        }
                     }
                 }
             }
         }
+        mesh.vertices = vertices
+        mesh.ground = ground
         mesh.top = top
     }
 
@@ -313,6 +332,21 @@ struct DrapeMesh: Sendable {
     /// Vertices: screen x, y, depth (nan: behind the near limit), row by row (their texture
     /// coordinates are the grid's own, from the row and column).
     var vertices: [SIMD4<Float>] = []
+    /// Per vertex: its ground point in world points (at the frame's `worldSize`, x east, y
+    /// south) from the camera centre.
+    var ground: [SIMD2<Float>] = []
+    /// What the raster interpolates across the triangles.
+    var attributes = Attributes.texture
+
+    /// The per-pixel attributes of the raster (``DrapeOutput/u``, ``DrapeOutput/v``).
+    enum Attributes: Equatable {
+        /// Texture coordinates (texture pixels): the shading samples the texture.
+        case texture
+        /// The ground point (``ground``) of the facet seen (exact on the flat triangle, where
+        /// texture coordinates interpolate the texture's projection linearly), over a texture
+        /// that is `background` (premultiplied) wherever the relief samples it.
+        case ground(background: UInt32)
+    }
     var columns = 0
     var rows = 0
     /// The texture row of vertex row 0 (the horizon's).
@@ -332,18 +366,24 @@ struct DrapeMesh: Sendable {
         let columns = self.columns
         if self.rows >= 2 && columns >= 2 {
             let tw = Float(textureWidth), th = Float(textureHeight), s = Float(step), top = Float(top)
+            let onGround = attributes != .texture
             for j in 0..<(self.rows - 1) {
                 let v0 = min(th, top + Float(j) * s), v1 = min(th, top + Float(j + 1) * s)
                 for i in 0..<(columns - 1) {
                     let a = vertices[j * columns + i], b = vertices[j * columns + i + 1]
                     let c = vertices[(j + 1) * columns + i], d = vertices[(j + 1) * columns + i + 1]
                     let u0 = min(tw, Float(i) * s), u1 = min(tw, Float(i + 1) * s)
+                    var ta = SIMD2(u0, v0), tb = SIMD2(u1, v0), tc = SIMD2(u0, v1), td = SIMD2(u1, v1)
+                    if onGround {
+                        ta = ground[j * columns + i]; tb = ground[j * columns + i + 1]
+                        tc = ground[(j + 1) * columns + i]; td = ground[(j + 1) * columns + i + 1]
+                    }
                     var kept = false
                     if !a.z.isNaN && !b.z.isNaN && !c.z.isNaN {
-                        kept = triangle(a, SIMD2(u0, v0), b, SIMD2(u1, v0), c, SIMD2(u0, v1), rows: rows, out)
+                        kept = triangle(a, ta, b, tb, c, tc, rows: rows, out)
                     }
                     if !b.z.isNaN && !d.z.isNaN && !c.z.isNaN {
-                        if triangle(b, SIMD2(u1, v0), d, SIMD2(u1, v1), c, SIMD2(u0, v1), rows: rows, out) { kept = true }
+                        if triangle(b, tb, d, td, c, tc, rows: rows, out) { kept = true }
                     }
                     if kept { marks[j * (columns - 1) + i] = 1 }
                 }
@@ -573,7 +613,10 @@ struct DrapeMesh: Sendable {
                     continue
                 }
                 var p: UInt32
-                if sampler != nil {
+                if case .ground(let background) = attributes {
+                    p = background
+                    if sampler != nil, let at = sampler!.rasters.groundPoint(out.u[k], out.v[k]) { p = sampler!.overlay(p, at: at) }
+                } else if sampler != nil {
                     p = sampler!.overlay(sampler!.rasters.background ?? textureSample(k), u: Double(out.u[k]), v: Double(out.v[k]))
                 } else {
                     p = textureSample(k)
@@ -633,6 +676,12 @@ struct ReliefRasters: @unchecked Sendable {
         mutating func overlay(_ p: UInt32, u: Double, v: Double) -> UInt32 {
             let inv = rasters.inverse
             guard let at = RasterPoint(inv, u: u - inv.originX, v: v - inv.originY) else { return p }
+            return overlay(p, at: at)
+        }
+
+        /// `p` with the layers over it, sampled at map point `at`.
+        @inline(__always)
+        mutating func overlay(_ p: UInt32, at: RasterPoint) -> UInt32 {
             var p = p
             if let hit = first.find(at.x, at.y) {
                 let paint = rasters.layers[0].paint
@@ -649,11 +698,23 @@ struct ReliefRasters: @unchecked Sendable {
     /// The texture's background when it is one colour (``MapRenderer/uniformBackground(zoom:)``):
     /// the base of every covered pixel, read without sampling the texture. Nil: sample it.
     var background: UInt32?
+    /// The camera centre in world points, and unit Web Mercator per world point (1 / `worldSize`):
+    /// the frame of the ground points the raster interpolates (``DrapeMesh/Attributes/ground(background:)``).
+    var groundOrigin: SIMD2<Double>
+    var unitsPerWorldPoint: Double
+
+    /// The map point of ground point (`gx`, `gy`) (world points from the camera centre).
+    @inline(__always)
+    func groundPoint(_ gx: Float, _ gy: Float) -> RasterPoint? {
+        RasterPoint(unitX: (groundOrigin.x + Double(gx)) * unitsPerWorldPoint, unitY: (groundOrigin.y + Double(gy)) * unitsPerWorldPoint,
+                    iw: 0)
+    }
 }
 
 /// The per-pixel outputs the raster bands share; each band writes only its rows.
 struct DrapeOutput: @unchecked Sendable {
     let depth: UnsafeMutablePointer<Float>
+    /// The raster's attributes (``DrapeMesh/Attributes``).
     let u: UnsafeMutablePointer<Float>
     let v: UnsafeMutablePointer<Float>
     let view: PixelBufferView
@@ -678,4 +739,5 @@ struct MarkOutput: @unchecked Sendable {
 /// The mesh vertices the mesh bands share; each band writes only its rows.
 struct VertexOutput: @unchecked Sendable {
     let base: UnsafeMutablePointer<SIMD4<Float>>
+    let ground: UnsafeMutablePointer<SIMD2<Float>>
 }

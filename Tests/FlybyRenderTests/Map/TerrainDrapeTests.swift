@@ -122,8 +122,9 @@ import Testing
                           CameraState(center: LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458), zoom: 12, bearing: 0, pitch: 0),
                           CameraState(center: LocationCoordinate2D(latitude: 36.60, longitude: -84.30), zoom: 14, bearing: 280, pitch: 85)]
 
-    /// The hillshade sampled at each pixel's ground point (the texture then draws no hillshade)
-    /// gives the frame that sampling it through the texture gives, but for the blur of a second
+    /// The hillshade sampled at each pixel's ground point (the texture then draws no hillshade),
+    /// found from the pixel's texture coordinates as the texture path finds it, gives the frame
+    /// that sampling it through the texture gives, but for the blur of a second
     /// bilinear resampling (the texture's texels are not where the relief samples them) and
     /// pixels on the skyline, which may show the near or the far slope. Bounds: the mean channel
     /// difference under 3.5 levels and fewer than 1 pixel in 200 differing by more than 24
@@ -132,6 +133,8 @@ import Testing
     @Test func samplingTheHillshadeAtEachPixelMatchesSamplingItThroughTheTexture() throws {
         for camera in Self.cameras {
             var direct = try MapRenderer(style: Self.style, width: 320, height: 180)
+            _ = direct.prepareDrape()
+            direct.drapes[0].interpolatesGround = false
             var a = PixelBuffer(width: 320, height: 180)
             direct.render(camera: camera, into: &a)
             #expect(direct.drapes[0].texture.drawsRasterLayers == false, "the texture leaves the hillshade to the relief")
@@ -150,6 +153,73 @@ import Testing
             let mean = Double(total) / Double(a.pixels.count)
             #expect(mean < 3.5 && far < a.pixels.count / 200, "camera \(camera): mean \(mean), \(far) pixels over 24")
             #expect(a != b, "two different drawings")
+        }
+    }
+
+    /// Over a one-colour background the raster carries each pixel's ground point instead of its
+    /// texture coordinates: the ground point of the facet seen there. Texture coordinates
+    /// interpolate the texture's projection linearly across a triangle, exact only at its
+    /// vertices. The check: the point above a pixel's ground point at the pixel's depth (depth
+    /// is affine in the height) projects back onto the pixel. Measured over the covered pixels
+    /// at 320 × 180 for ``camera``, pixels off: ground points median 0.00005, 95th percentile
+    /// 0.0002, at most 0.0007 (Float rounding); texture coordinates 2.4, 28.8 and 74.6 (the
+    /// far slopes). Bounds: every ground point within 0.01 px, and the ground points' 95th
+    /// percentile below the texture coordinates'.
+    @Test func eachPixelOfTheReliefSamplesTheGroundPointOfTheFacetItShows() throws {
+        func distances(ground: Bool) throws -> [Double] {
+            var r = try MapRenderer(style: Self.style, width: 320, height: 180)
+            _ = r.prepareDrape()
+            r.drapes[0].interpolatesGround = ground
+            var frame = PixelBuffer(width: 320, height: 180)
+            r.render(camera: Self.camera, into: &frame)
+            let drape = r.drapes[0]
+            #expect(drape.mesh.attributes == (ground ? .ground(background: r.uniformBackground(zoom: Self.camera.zoom)!) : .texture))
+            let t = FrameGeometry(camera: Self.camera, width: 320, height: 180).transform
+            var out: [Double] = []
+            for y in 0..<180 {
+                for x in 0..<320 where drape.depth.depths[y * 320 + x].isFinite {
+                    let k = y * 320 + x, u = Double(drape.texU[k]), v = Double(drape.texV[k])
+                    let w = ground ? (x: t.centerX + u, y: t.centerY + v)
+                        : t.worldPoint(for: ScreenPoint(x: u - Double(drape.marginX), y: v - Double(drape.marginTop)))
+                    guard let d0 = t.screenPoint(worldX: w.x, worldY: w.y, height: 0)?.depth,
+                          let d1 = t.screenPoint(worldX: w.x, worldY: w.y, height: 1)?.depth, d1 != d0,
+                          let p = t.screenPoint(worldX: w.x, worldY: w.y, height: (Double(drape.depth.depths[k]) - d0) / (d1 - d0))
+                    else { continue }
+                    let dx = p.point.x - Double(x) - 0.5, dy = p.point.y - Double(y) - 0.5
+                    out.append((dx * dx + dy * dy).squareRoot())
+                }
+            }
+            return out.sorted()
+        }
+        let ground = try distances(ground: true), texture = try distances(ground: false)
+        #expect(ground.count > 40_000 && texture.count > 40_000)
+        let g = [ground[ground.count / 2], ground[ground.count * 95 / 100], ground[ground.count - 1]]
+        let tx = [texture[texture.count / 2], texture[texture.count * 95 / 100], texture[texture.count - 1]]
+        #expect(g[2] < 0.01 && g[1] < tx[1], "ground \(g); texture \(tx)")
+    }
+
+    /// Ground points and texture coordinates give the same frame on an unpitched map (the
+    /// texture's projection is affine there) and close frames pitched: measured at 320 × 180,
+    /// mean channel differences 0.0001 levels unpitched, 0.20 (60°), 0.83 (85°) and 2.29 (75°,
+    /// ``camera``, whose steep far slopes are where texture coordinates stray most: the test
+    /// above). Bounds: 0.01 unpitched, 3 pitched.
+    @Test func groundPointsAndTextureCoordinatesGiveNearlyTheSameFrame() throws {
+        for camera in Self.cameras {
+            var frames: [PixelBuffer] = []
+            for ground in [true, false] {
+                var r = try MapRenderer(style: Self.style, width: 320, height: 180)
+                _ = r.prepareDrape()
+                r.drapes[0].interpolatesGround = ground
+                var f = PixelBuffer(width: 320, height: 180)
+                r.render(camera: camera, into: &f)
+                frames.append(f)
+            }
+            var total = 0
+            for (p, q) in zip(frames[0].pixels, frames[1].pixels) {
+                total += [0, 8, 16].map { abs(Int(p >> $0 & 0xFF) - Int(q >> $0 & 0xFF)) }.max()!
+            }
+            let mean = Double(total) / Double(frames[0].pixels.count)
+            #expect(mean < (camera.pitch == 0 ? 0.01 : 3), "camera \(camera): mean \(mean)")
         }
     }
 
