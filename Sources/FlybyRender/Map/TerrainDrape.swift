@@ -108,8 +108,10 @@ struct TerrainDrape {
         let direct = samplesRastersDirectly ? directLayers(zoom: g.zoom) : nil
         // With the layers sampled directly over a one-colour background, the texture is never
         // read under the relief: the raster carries each pixel's ground point instead.
-        let attributes = direct != nil && interpolatesGround ? texture.uniformBackground(zoom: g.zoom).map { DrapeMesh.Attributes.ground(background: $0) }
-            ?? .texture : .texture
+        var attributes = DrapeMesh.Attributes.texture
+        if direct != nil && interpolatesGround, let background = texture.uniformBackground(zoom: g.zoom) {
+            attributes = .ground(background: background)
+        }
         if key != newKey || mesh.attributes != attributes {
             mesh.attributes = attributes
             buildMesh(g, threads: threads)
