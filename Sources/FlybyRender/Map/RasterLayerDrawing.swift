@@ -177,9 +177,17 @@ extension RasterPaint {
     }
 
     /// The tile `hit` sampled at tile pixel (`sx`, `sy`) (0…size), nearest or bilinear.
+    /// (Nearest sampling, the rarer, stays a call, so that the bilinear path inlines into the
+    /// per-pixel loops: with both inlined Swift declined to inline this at all.)
     @inline(__always)
     func sample(_ hit: RasterLookup.Hit, _ sx: Double, _ sy: Double) -> UInt32 {
-        nearest ? RasterSampling.nearest(hit.pixels, hit.size, sx, sy) : RasterSampling.bilinear(hit.pixels, hit.size, sx, sy)
+        if nearest { return Self.nearestSample(hit, sx, sy) }
+        return RasterSampling.bilinear(hit.pixels, hit.size, sx, sy)
+    }
+
+    @inline(never)
+    static func nearestSample(_ hit: RasterLookup.Hit, _ sx: Double, _ sy: Double) -> UInt32 {
+        RasterSampling.nearest(hit.pixels, hit.size, sx, sy)
     }
 
     /// `source` through the colour map and the opacity, blended over `dst`.
