@@ -225,14 +225,21 @@ struct TerrainDrape {
         mesh.columns = (tw + step - 1) / step + 1
         mesh.rows = (th - top + step - 1) / step + 1
         let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
-        var vertices = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: columns * rows)
-        var ground = [SIMD2<Float>](repeating: .zero, count: columns * rows)
+        // The last frame's arrays, refilled (their storage kept); ground points only when the
+        // raster carries them.
+        var vertices = mesh.vertices, ground = mesh.ground
+        mesh.vertices = []; mesh.ground = []
+        vertices.removeAll(keepingCapacity: true)
+        vertices.append(contentsOf: repeatElement(SIMD4(repeating: .nan), count: columns * rows))
+        ground.removeAll(keepingCapacity: true)
+        if mesh.attributes != .texture { ground.append(contentsOf: repeatElement(.zero, count: columns * rows)) }
         let t = g.transform
         let relief = relief(g)
         let elevation = elevation
         vertices.withUnsafeMutableBufferPointer { buffer in
             ground.withUnsafeMutableBufferPointer { groundBuffer in
-                let out = VertexOutput(base: buffer.baseAddress!, ground: groundBuffer.baseAddress!)
+                // (An empty array's buffer may still have an address: the count decides.)
+                let out = VertexOutput(base: buffer.baseAddress!, ground: groundBuffer.isEmpty ? nil : groundBuffer.baseAddress)
                 let bands = max(1, min(threads, rows))
                 DispatchQueue.concurrentPerform(iterations: bands) { k in
                     var memo = TerrainElevation.TileMemo()
@@ -246,7 +253,7 @@ struct TerrainDrape {
                                                              elevation: elevation.elevation(at: c, memo: &memo)),
                                   p.depth > g.near else { continue }
                             out.base[j * columns + i] = SIMD4(Float(p.point.x), Float(p.point.y), Float(p.depth), 0)
-                            out.ground[j * columns + i] = SIMD2(Float(w.x - t.centerX), Float(w.y - t.centerY))
+                            out.ground?[j * columns + i] = SIMD2(Float(w.x - t.centerX), Float(w.y - t.centerY))
                         }
                     }
                 }
@@ -334,8 +341,8 @@ struct DrapeMesh: Sendable {
     /// Vertices: screen x, y, depth (nan: behind the near limit), row by row (their texture
     /// coordinates are the grid's own, from the row and column).
     var vertices: [SIMD4<Float>] = []
-    /// Per vertex: its ground point in world points (at the frame's `worldSize`, x east, y
-    /// south) from the camera centre.
+    /// Per vertex, when ``attributes`` is `.ground`: its ground point in world points (at the
+    /// frame's `worldSize`, x east, y south) from the camera centre; else empty.
     var ground: [SIMD2<Float>] = []
     /// What the raster interpolates across the triangles.
     var attributes = Attributes.texture
@@ -741,5 +748,6 @@ struct MarkOutput: @unchecked Sendable {
 /// The mesh vertices the mesh bands share; each band writes only its rows.
 struct VertexOutput: @unchecked Sendable {
     let base: UnsafeMutablePointer<SIMD4<Float>>
-    let ground: UnsafeMutablePointer<SIMD2<Float>>
+    /// Nil: the raster carries texture coordinates (``DrapeMesh/ground`` is empty).
+    let ground: UnsafeMutablePointer<SIMD2<Float>>?
 }

@@ -117,6 +117,19 @@ import Testing
         }
     }
 
+    /// The mean over pixels of the largest colour-channel difference (levels), and how many
+    /// pixels differ by more than 24 levels.
+    static func differences(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, over24: Int) {
+        var total = 0, far = 0
+        for (p, q) in zip(a.pixels, b.pixels) {
+            var d = 0
+            for shift in [0, 8, 16] { d = max(d, abs(Int(p >> UInt32(shift) & 0xFF) - Int(q >> UInt32(shift) & 0xFF))) }
+            total += d
+            if d > 24 { far += 1 }
+        }
+        return (Double(total) / Double(a.pixels.count), far)
+    }
+
     static let cameras = [camera,
                           CameraState(center: LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458), zoom: 13, bearing: 100, pitch: 60),
                           CameraState(center: LocationCoordinate2D(latitude: 36.5896, longitude: -84.2458), zoom: 12, bearing: 0, pitch: 0),
@@ -144,13 +157,7 @@ import Testing
             var b = PixelBuffer(width: 320, height: 180)
             textured.render(camera: camera, into: &b)
             #expect(textured.drapes[0].texture.drawsRasterLayers)
-            var total = 0, far = 0
-            for (p, q) in zip(a.pixels, b.pixels) {
-                let d = [0, 8, 16].map { abs(Int(p >> $0 & 0xFF) - Int(q >> $0 & 0xFF)) }.max()!
-                total += d
-                if d > 24 { far += 1 }
-            }
-            let mean = Double(total) / Double(a.pixels.count)
+            let (mean, far) = Self.differences(a, b)
             #expect(mean < 3.5 && far < a.pixels.count / 200, "camera \(camera): mean \(mean), \(far) pixels over 24")
             #expect(a != b, "two different drawings")
         }
@@ -214,11 +221,7 @@ import Testing
                 r.render(camera: camera, into: &f)
                 frames.append(f)
             }
-            var total = 0
-            for (p, q) in zip(frames[0].pixels, frames[1].pixels) {
-                total += [0, 8, 16].map { abs(Int(p >> $0 & 0xFF) - Int(q >> $0 & 0xFF)) }.max()!
-            }
-            let mean = Double(total) / Double(frames[0].pixels.count)
+            let mean = Self.differences(frames[0], frames[1]).mean
             #expect(mean < (camera.pitch == 0 ? 0.01 : 3), "camera \(camera): mean \(mean)")
         }
     }
