@@ -235,7 +235,12 @@ struct RasterLookup {
     let tiles: RasterFrame.LayerTiles
     var lastKey = (x: -1, y: -1)
     var last: Hit?
+    /// The tile of ``last`` when no finer image lies under it (so it serves every key inside
+    /// it), as its level's shift below the finest and its x, y.
+    var lastLeaf: (shift: Int, x: Int, y: Int)?
     let finestScale: Double
+    /// Whether the last tile found has no finer tile of the frame under it.
+    var lastIsLeaf: Bool { lastLeaf != nil }
 
     /// The tile found: its pixels (alive while the frame's ``RasterFrame`` holds the image), size
     /// and opacity, and where it lies.
@@ -271,7 +276,9 @@ struct RasterLookup {
         let kx = min(Int(x * finestScale), (1 << tiles.finest) - 1), ky = min(Int(y * finestScale), (1 << tiles.finest) - 1)
         if kx == lastKey.x && ky == lastKey.y { return last }
         lastKey = (kx, ky)
+        if let leaf = lastLeaf, kx >> leaf.shift == leaf.x && ky >> leaf.shift == leaf.y { return last }
         last = nil
+        lastLeaf = nil
         var z = tiles.finest
         while z >= tiles.coarsest {
             let shift = tiles.finest - z
@@ -279,6 +286,7 @@ struct RasterLookup {
             if let image = tiles.images[id] {
                 let n = Double(image.size)
                 last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
+                if !tiles.ancestors.contains(id) { lastLeaf = (shift, id.x, id.y) }
                 break
             }
             z -= 1

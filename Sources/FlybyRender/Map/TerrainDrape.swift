@@ -481,12 +481,16 @@ struct DrapeMesh: Sendable {
         let ga = (b.y - c.y) * inv, gb = (c.y - a.y) * inv, gc = (a.y - b.y) * inv
         let stepIZ = ga * ia + gb * ib + gc * ic
         let stepT = ua * ga + ub * gb + uc * gc
+        // The edge functions at the first row's pixel minX, and their steps per row (exact).
+        let py0 = Int64(minY) * 256 + 128, px = Int64(minX) * 256 + 128
+        let a0 = ((bx - px) * (cy - py0) - (by - py0) * (cx - px)) * sign
+        let b0 = ((cx - px) * (ay - py0) - (cy - py0) * (ax - px)) * sign
+        let c0 = ((ax - px) * (by - py0) - (ay - py0) * (bx - px)) * sign
+        let rowA = (cx - bx) * 256 * sign, rowB = (ax - cx) * 256 * sign, rowC = (bx - ax) * 256 * sign
         var kept = false
         rowLoop: for y in minY...maxY {
-            let py = Int64(y) * 256 + 128, px = Int64(minX) * 256 + 128
-            var ea = ((bx - px) * (cy - py) - (by - py) * (cx - px)) * sign
-            var eb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) * sign
-            var ec = ((ax - px) * (by - py) - (ay - py) * (bx - px)) * sign
+            let dy = Int64(y - minY)
+            var ea = a0 + dy * rowA, eb = b0 + dy * rowB, ec = c0 + dy * rowC
             // The row's first pixel inside, exactly: an edge still negative at minX is crossed
             // after ⌈−e / step⌉ pixels if it rises along the row, never if it does not.
             var start = minX
@@ -592,18 +596,26 @@ struct DrapeMesh: Sendable {
     /// the pixel's ground point over it (the layers the texture left out), then the fog; else the
     /// texture's own pixel (the sky).
     func shade(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, rasters: ReliefRasters?) {
-        let w = width, tw = textureWidth, th = textureHeight
-        let tex = out.texture
-        /// The texture at pixel `k`'s texture coordinates: bilinear between texel centres,
-        /// clamped at the texture's edges.
-        @inline(__always) func textureSample(_ k: Int) -> UInt32 {
-            let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
-            let x0 = Int(fx), y0 = Int(fy)
-            let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
-            let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
-            return bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
+        let texture = TextureSampler(out, width: textureWidth, height: textureHeight)
+        guard let rasters else {
+            var plain = PlainTexture(texture: texture)
+            return shade(rows: rows, out, fog: fog, &plain)
         }
-        var sampler = rasters.map { ReliefRasters.Sampler($0) }
+        if case .ground(let background) = attributes {
+            var ground = GroundRasters(out: out, background: background, sampler: ReliefRasters.Sampler(rasters))
+            shade(rows: rows, out, fog: fog, &ground)
+        } else {
+            var over = TextureRasters(texture: texture, sampler: ReliefRasters.Sampler(rasters))
+            shade(rows: rows, out, fog: fog, &over)
+        }
+    }
+
+    /// ``shade(rows:_:fog:rasters:)`` with `pixels` giving the covered pixels' colours and the
+    /// uncovered pixels over the flat ground (one loop, specialised for each kind).
+    @inline(__always)
+    private func shade<P: ReliefPixels>(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, _ pixels: inout P) {
+        let w = width, tw = textureWidth
+        let tex = out.texture
         for y in rows {
             let row = out.view.row(y)
             // Below the flat horizon, an uncovered pixel shows the flat map (the relief in front
@@ -614,29 +626,73 @@ struct DrapeMesh: Sendable {
                 let z = out.depth[k]
                 guard z.isFinite else {
                     let own = tex[(y + marginTop) * tw + x + marginX]
-                    if flatGround, sampler != nil {
-                        row[x] = sampler!.overlay(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5)
-                    } else {
-                        row[x] = own
-                    }
+                    row[x] = flatGround ? pixels.flat(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5) : own
                     continue
                 }
-                var p: UInt32
-                if case .ground(let background) = attributes {
-                    p = background
-                    if sampler != nil, let at = sampler!.rasters.groundPoint(out.u[k], out.v[k]) { p = sampler!.overlay(p, at: at) }
-                } else if sampler != nil {
-                    p = sampler!.overlay(sampler!.rasters.background ?? textureSample(k), u: Double(out.u[k]), v: Double(out.v[k]))
-                } else {
-                    p = textureSample(k)
-                }
+                var p = pixels.covered(k)
                 let f = fog.amount(depth: z)
                 if f > 0 { p = scaleAll(p, 256 - f) &+ scaleAll(fog.color, f) }
                 row[x] = p
             }
         }
     }
+}
 
+/// The texture at a relief pixel's texture coordinates: bilinear between texel centres, clamped
+/// at the texture's edges.
+struct TextureSampler {
+    let out: DrapeOutput
+    let width: Int, height: Int
+
+    init(_ out: DrapeOutput, width: Int, height: Int) { self.out = out; self.width = width; self.height = height }
+
+    @inline(__always)
+    func sample(_ k: Int) -> UInt32 {
+        let tw = width, th = height, tex = out.texture
+        let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
+        let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
+        return bilinear(tex[y0 * tw + x0], tex[y0 * tw + x1], tex[y1 * tw + x0], tex[y1 * tw + x1], au, av)
+    }
+}
+
+/// What the relief's shading draws at a pixel (``DrapeMesh/shade(rows:_:fog:rasters:)``).
+protocol ReliefPixels {
+    /// Covered pixel `k`, before the fog.
+    mutating func covered(_ k: Int) -> UInt32
+    /// An uncovered pixel below the flat horizon: the texture's own pixel `own` there, with the
+    /// layers the texture left out at texture coordinates (`u`, `v`).
+    mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32
+}
+
+/// The texture alone.
+struct PlainTexture: ReliefPixels {
+    let texture: TextureSampler
+    @inline(__always) func covered(_ k: Int) -> UInt32 { texture.sample(k) }
+    @inline(__always) func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { own }
+}
+
+/// Raster layers over the texture (or its one-colour background), at the ground point of each
+/// pixel's texture coordinates.
+struct TextureRasters: ReliefPixels {
+    let texture: TextureSampler
+    var sampler: ReliefRasters.Sampler
+    @inline(__always) mutating func covered(_ k: Int) -> UInt32 {
+        sampler.overlay(sampler.rasters.background ?? texture.sample(k), u: Double(texture.out.u[k]), v: Double(texture.out.v[k]))
+    }
+    @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
+}
+
+/// Raster layers over a one-colour background, at the ground points the raster interpolated.
+struct GroundRasters: ReliefPixels {
+    let out: DrapeOutput
+    let background: UInt32
+    var sampler: ReliefRasters.Sampler
+    @inline(__always) mutating func covered(_ k: Int) -> UInt32 {
+        sampler.overlay(background, groundX: out.u[k], groundY: out.v[k])
+    }
+    @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
 }
 
 /// Fog over the relief: `color` (premultiplied) blended in by depth, none nearer than `start`
@@ -646,12 +702,20 @@ struct Fog {
     var start: Float
     var end: Float
     var opacity: Float
+    /// 1 / (`end` − `start`), 0 when the range is empty: the ramp's rate, so a pixel's amount
+    /// costs no division.
+    private let rate: Float
+
+    init(color: UInt32, start: Float, end: Float, opacity: Float) {
+        self.color = color; self.start = start; self.end = end; self.opacity = opacity
+        rate = end > start ? 1 / (end - start) : 0
+    }
 
     /// The fog's weight at `depth`, 0…256.
     @inline(__always)
     func amount(depth: Float) -> UInt32 {
-        guard depth > start, end > start, opacity > 0 else { return 0 }
-        let t = min(1, (depth - start) / (end - start))
+        guard depth > start, rate > 0, opacity > 0 else { return 0 }
+        let t = min(1, (depth - start) * rate)
         return UInt32(t * t * (3 - 2 * t) * opacity * 256)
     }
 }
@@ -671,13 +735,13 @@ struct ReliefRasters: @unchecked Sendable {
     struct Sampler {
         let rasters: ReliefRasters
         /// The first layer has its own lookup (most frames have one layer); the rest share a loop.
-        var first: RasterLookup
-        var others: [RasterLookup]
+        var first: LayerSampler
+        var others: [LayerSampler]
 
         init(_ rasters: ReliefRasters) {
             self.rasters = rasters
-            first = RasterLookup(rasters.layers[0].tiles)
-            others = rasters.layers.dropFirst().map { RasterLookup($0.tiles) }
+            first = LayerSampler(rasters.layers[0])
+            others = rasters.layers.dropFirst().map { LayerSampler($0) }
         }
 
         /// `p` with the layers over it, sampled at the ground point of texture coordinates (`u`, `v`).
@@ -685,23 +749,74 @@ struct ReliefRasters: @unchecked Sendable {
         mutating func overlay(_ p: UInt32, u: Double, v: Double) -> UInt32 {
             let inv = rasters.inverse
             guard let at = RasterPoint(inv, u: u - inv.originX, v: v - inv.originY) else { return p }
-            return overlay(p, at: at)
+            var p = first.overlay(p, at: at)
+            for l in 0..<others.count { p = others[l].overlay(p, at: at) }
+            return p
         }
 
-        /// `p` with the layers over it, sampled at map point `at`.
+        /// `p` with the layers over it, sampled at ground point (`gx`, `gy`) (world points from
+        /// the camera centre, ``DrapeMesh/ground``).
+        @inline(__always)
+        mutating func overlay(_ p: UInt32, groundX gx: Float, groundY gy: Float) -> UInt32 {
+            var p = first.overlay(p, gx, gy, rasters)
+            for l in 0..<others.count { p = others[l].overlay(p, gx, gy, rasters) }
+            return p
+        }
+    }
+
+    /// One layer's sampling. Ground points are sampled in the frame of the last tile found: while
+    /// they fall inside it, and no finer tile of the frame lies under it (so the lookup would find
+    /// it again), a point's tile pixel position is two subtractions and two multiplications from
+    /// the ground point, with no unit Mercator point and no lookup; the sample itself is the same
+    /// ``RasterPaint/sample(_:_:_:)``.
+    struct LayerSampler {
+        let paint: RasterPaint
+        var lookup: RasterLookup
+        /// The tile held for ground points (nil: none), its corner as a ground point, and its
+        /// pixels per world point.
+        var held: RasterLookup.Hit?
+        var cornerX = 0.0, cornerY = 0.0, pixelsPerPoint = 0.0, size = 0.0
+
+        init(_ layer: Layer) {
+            paint = layer.paint
+            lookup = RasterLookup(layer.tiles)
+        }
+
+        /// `p` with the layer over it, sampled at map point `at`.
         @inline(__always)
         mutating func overlay(_ p: UInt32, at: RasterPoint) -> UInt32 {
-            var p = p
-            if let hit = first.find(at.x, at.y) {
-                let paint = rasters.layers[0].paint
-                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            guard let hit = lookup.find(at.x, at.y) else { return p }
+            return paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+        }
+
+        /// `p` with the layer over it, sampled at ground point (`gx`, `gy`).
+        @inline(__always)
+        mutating func overlay(_ p: UInt32, _ gx: Float, _ gy: Float, _ rasters: ReliefRasters) -> UInt32 {
+            if let hit = held {
+                let sx = (Double(gx) - cornerX) * pixelsPerPoint, sy = (Double(gy) - cornerY) * pixelsPerPoint
+                if sx >= 0 && sx < size && sy >= 0 && sy < size { return paint.blend(paint.sample(hit, sx, sy), over: p) }
             }
-            for l in 0..<others.count {
-                guard let hit = others[l].find(at.x, at.y) else { continue }
-                let paint = rasters.layers[l + 1].paint
-                p = paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            return find(p, gx, gy, rasters)
+        }
+
+        /// ``overlay(_:_:_:_:)`` through the unit Mercator point and the lookup, holding the tile
+        /// found when nothing finer lies under it.
+        @inline(never)
+        mutating func find(_ p: UInt32, _ gx: Float, _ gy: Float, _ rasters: ReliefRasters) -> UInt32 {
+            held = nil
+            let unitX = (rasters.groundOrigin.x + Double(gx)) * rasters.unitsPerWorldPoint
+            guard let at = RasterPoint(unitX: unitX, unitY: (rasters.groundOrigin.y + Double(gy)) * rasters.unitsPerWorldPoint, iw: 0),
+                  let hit = lookup.find(at.x, at.y) else { return p }
+            if lookup.lastIsLeaf {
+                // The tile's corner in the world copy of the point (x was brought into the primary world).
+                let upp = rasters.unitsPerWorldPoint
+                held = hit
+                cornerX = (hit.originX / hit.scale + (unitX - at.x)) / upp - rasters.groundOrigin.x
+                cornerY = hit.originY / hit.scale / upp - rasters.groundOrigin.y
+                pixelsPerPoint = hit.scale * upp
+                size = Double(hit.size)
             }
-            return p
+            return paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
         }
     }
     /// The texture's background when it is one colour (``MapRenderer/uniformBackground(zoom:)``):
@@ -711,13 +826,6 @@ struct ReliefRasters: @unchecked Sendable {
     /// the frame of the ground points the raster interpolates (``DrapeMesh/Attributes/ground(background:)``).
     var groundOrigin: SIMD2<Double>
     var unitsPerWorldPoint: Double
-
-    /// The map point of ground point (`gx`, `gy`) (world points from the camera centre).
-    @inline(__always)
-    func groundPoint(_ gx: Float, _ gy: Float) -> RasterPoint? {
-        RasterPoint(unitX: (groundOrigin.x + Double(gx)) * unitsPerWorldPoint, unitY: (groundOrigin.y + Double(gy)) * unitsPerWorldPoint,
-                    iw: 0)
-    }
 }
 
 /// The per-pixel outputs the raster bands share; each band writes only its rows.

@@ -24,9 +24,15 @@ final class SlopeTile: CachedTile {
     let size: Int
     let dx: [Float]
     let dy: [Float]
-    var byteCount: Int { 128 + 8 * size * size }
+    /// Per pixel the vertical component of the unit surface normal, `1 / √(dx² + dy² + 1)`:
+    /// it does not depend on the light, so every shading of the tile shares it.
+    let normalUp: [Float]
+    var byteCount: Int { 128 + 12 * size * size }
 
-    init(size: Int, dx: [Float], dy: [Float]) { self.size = size; self.dx = dx; self.dy = dy }
+    init(size: Int, dx: [Float], dy: [Float]) {
+        self.size = size; self.dx = dx; self.dy = dy
+        normalUp = (0..<(size * size)).map { k in 1 / (dx[k] * dx[k] + dy[k] * dy[k] + 1).squareRoot() }
+    }
 
     /// The slope of tile `id` from its elevations and its neighbours' (nil entries: missing).
     /// `neighbours` is the 3 × 3 block around the tile, row by row (index 4 is the tile itself).
@@ -136,17 +142,19 @@ struct HillshadePaint: Equatable {
         var pixels = [UInt32](repeating: 0, count: n * n)
         slope.dx.withUnsafeBufferPointer { dx in
             slope.dy.withUnsafeBufferPointer { dy in
-                pixels.withUnsafeMutableBufferPointer { out in
-                    for k in 0..<(n * n) {
-                        let gx = dx[k], gn = -dy[k]   // north gradient = −(south gradient)
-                        let norm = 1 / (gx * gx + gn * gn + 1).squareRoot()
-                        let dot = (-gx * lx - gn * ly + lz) * norm
-                        let d = dot - lz
-                        let alpha = min(1, abs(d) * strength)
-                        var p = PixelBlend.scale(d >= 0 ? highlight : shadow, by: UInt32(alpha * 255 + 0.5))
-                        let accentAlpha = min(1, (1 - norm) * accentStrength)
-                        if accentAlpha > 0 { p = PixelBlend.sourceOver(PixelBlend.scale(accent, by: UInt32(accentAlpha * 255 + 0.5)), p) }
-                        out[k] = p
+                slope.normalUp.withUnsafeBufferPointer { up in
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        for k in 0..<(n * n) {
+                            let gx = dx[k], gn = -dy[k]   // north gradient = −(south gradient)
+                            let norm = up[k]
+                            let dot = (-gx * lx - gn * ly + lz) * norm
+                            let d = dot - lz
+                            let alpha = min(1, abs(d) * strength)
+                            var p = PixelBlend.scale(d >= 0 ? highlight : shadow, by: UInt32(alpha * 255 + 0.5))
+                            let accentAlpha = min(1, (1 - norm) * accentStrength)
+                            if accentAlpha > 0 { p = PixelBlend.sourceOver(PixelBlend.scale(accent, by: UInt32(accentAlpha * 255 + 0.5)), p) }
+                            out[k] = p
+                        }
                     }
                 }
             }

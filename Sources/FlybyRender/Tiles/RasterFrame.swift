@@ -17,6 +17,21 @@ struct RasterFrame {
         var finest = 0, coarsest = 0
         /// The hillshade paint the images were shaded with.
         var paint: HillshadePaint?
+        /// The tiles with a finer image under them in ``images`` (``withAncestors()``): a point
+        /// inside any other tile of ``images`` is drawn from that tile.
+        var ancestors: Set<TileID> = []
+
+        /// These tiles with ``ancestors`` filled in from ``images``.
+        func withAncestors() -> LayerTiles {
+            var tiles = self
+            for id in images.keys where id.z > coarsest {
+                var a = id
+                repeat {
+                    a = a.ancestor(atZoom: a.z - 1)
+                } while tiles.ancestors.insert(a).inserted && a.z > coarsest
+            }
+            return tiles
+        }
     }
 
     /// The style layers (by index) that draw raster tiles, and their sources' sets.
@@ -55,7 +70,7 @@ struct RasterFrame {
                     id = id.ancestor(atZoom: id.z - 1)
                 }
             }
-            layers[k] = next
+            layers[k] = next.withAncestors()
         }
     }
 
