@@ -12,8 +12,8 @@ import Foundation
 /// allows over buildings of ordinary height) a building's roof is never hidden by its own walls,
 /// and every wall is drawn, so the walls facing the camera cover the ones behind them. What it
 /// gets wrong: two buildings whose depth order differs between their parts (a long slab beside
-/// a tower) can be drawn in the wrong order. A depth buffer (needed for terrain anyway, issue 19)
-/// would fix that.
+/// a tower) can be drawn in the wrong order; a depth buffer of the buildings would fix that. On
+/// the terrain the relief's depth buffer hides buildings behind it (``BuildingGround``).
 ///
 /// `fill-extrusion-opacity` applies to the layer as a whole, as in MapLibre: below 1 the layer
 /// is drawn opaque into a scratch frame and composited, so no hidden wall shows through.
@@ -91,8 +91,12 @@ extension MapRenderer {
         1 / (40_075_016.686 * max(1e-6, cos(latitude * .pi / 180)))
     }
 
-    mutating func drawFillExtrusions(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
+    /// Draws `fill-extrusion` layer `index`. On the terrain (`drape`), each building stands on
+    /// the relief (``BuildingGround``) and the relief in front of it hides it, pixel by pixel.
+    mutating func drawFillExtrusions(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, on drape: TerrainDrape? = nil,
+                                     _ view: PixelBufferView) {
         guard let source = layerSource(index) else { return }
+        let relief = drape.map { BuildingGround(surface: $0.relief(g), depth: $0.depth, worldSize: g.worldSize) }
         let z = g.zoom
         let opacity = min(1, max(0, layer.number(.fillExtrusionOpacity, zoom: z)))
         guard opacity > 0 else { return }
@@ -120,7 +124,7 @@ extension MapRenderer {
                 h.originX += translation.x; h.originY += translation.y
                 let projection = ExtrusionProjection(h, t)
                 collectFeatures(index, layer, source, g, copy: copy, sortKey: nil)
-                var buildings: [(depth: Double, feature: Int, color: StyleColor, base: Double, top: Double)] = []
+                var buildings: [(depth: Double, feature: Int, color: StyleColor, base: Double, top: Double, ground: Double)] = []
                 for item in order {
                     let f = Int(item.feature)
                     var (color, height, base) = constant
@@ -132,16 +136,21 @@ extension MapRenderer {
                     }
                     guard height > base, color.alpha > 0 else { continue }
                     let box = source.data.bounds[f]
-                    let top = height * unitsPerMetre, bottom = base * unitsPerMetre
+                    var top = height * unitsPerMetre, bottom = base * unitsPerMetre, ground = 0.0
+                    if let relief {
+                        let lift = relief.lift(box, copy: copy)
+                        ground = lift.low; bottom += lift.low; top += lift.centre
+                    }
                     guard projection.isInFront(box, base: bottom, top: top, near: g.near, far: g.far) else { continue }
-                    buildings.append((h.depth(x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2), f, color, bottom, top))
+                    let cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2
+                    buildings.append((projection.depth(cx, cy, ground), f, color, bottom, top, ground))
                 }
                 // Far to near; equal depths in feature order.
                 buildings.sort { $0.depth != $1.depth ? $0.depth > $1.depth : $0.feature < $1.feature }
                 for building in buildings {
                     drawBuilding(level, building.feature, color: building.color, base: building.base, top: building.top,
-                                 projection, copy: copy, eye: (eyeX, eyeY), light: light, lightColor: lightColor,
-                                 bearing: bearing, gradient: gradient, into: target)
+                                 ground: building.ground, projection, copy: copy, eye: (eyeX, eyeY), light: light,
+                                 lightColor: lightColor, bearing: bearing, gradient: gradient, relief: relief, into: target)
                 }
             }
         }
@@ -167,11 +176,13 @@ extension MapRenderer {
         }
     }
 
-    /// One building: every wall (far to near) and then the roof.
+    /// One building: every wall (far to near) and then the roof. `base` and `top` are unit
+    /// Mercator above the flat map's plane, `ground` the height of the building's ground there
+    /// (0 off the terrain), from which the walls' gradient counts.
     private mutating func drawBuilding(_ level: GeometryLevel, _ f: Int, color: StyleColor, base: Double, top: Double,
-                                       _ projection: ExtrusionProjection, copy: Int, eye: (x: Double, y: Double),
+                                       ground: Double, _ projection: ExtrusionProjection, copy: Int, eye: (x: Double, y: Double),
                                        light: StyleLight, lightColor: StyleColor, bearing: Double, gradient: WallGradient?,
-                                       into target: PixelBufferView) {
+                                       relief: BuildingGround?, into target: PixelBufferView) {
         let project = projection.project
         let h = projection.h
         func shaded(_ shade: Double) -> Color {
@@ -203,7 +214,7 @@ extension MapRenderer {
             }
         }
         walls.sort { $0.depth > $1.depth }
-        let perPixel = gradient.map { !$0.isFlat(top: top) } ?? false
+        let perPixel = gradient.map { !$0.isFlat(top: top - ground) } ?? false
         for wall in walls {
             path.removeAll()
             path.beginContour()
@@ -213,7 +224,12 @@ extension MapRenderer {
             path.appendPoint(project(wall.ax, wall.ay, top))
             path.endContour(closed: true, minimumCount: 3)
             if perPixel, let gradient {
-                drawGradientWall(wall.ax, wall.ay, wall.bx, wall.by, projection, gradient, target) { shaded(wall.shade * $0) }
+                drawGradientWall(wall.ax, wall.ay, wall.bx, wall.by, ground: ground, projection, gradient, relief,
+                                 target) { shaded(wall.shade * $0) }
+            } else if let relief {
+                let face = FacePlane(wallFrom: (wall.ax, wall.ay), to: (wall.bx, wall.by), projection)
+                let color = shaded(wall.shade * (gradient?.lo ?? 1)).premultipliedARGB
+                fillPathPerPixel(target) { x, y in relief.hides(face, x, y, projection.h) ? nil : color }
             } else {
                 painter.fill(path, color: shaded(wall.shade * (gradient?.lo ?? 1)), rule: .nonZero, into: target)
             }
@@ -229,29 +245,47 @@ extension MapRenderer {
                 path.endContour(closed: true, minimumCount: 3)
             }
         }
-        if !path.isEmpty { painter.fill(path, color: shaded(light.shade(normal: (0, 0, 1), bearing: bearing)), rule: .nonZero, into: target) }
+        guard !path.isEmpty else { return }
+        let roof = shaded(light.shade(normal: (0, 0, 1), bearing: bearing))
+        if let relief {
+            let face = FacePlane(roofAt: top, projection), color = roof.premultipliedARGB
+            fillPathPerPixel(target) { x, y in relief.hides(face, x, y, projection.h) ? nil : color }
+        } else {
+            painter.fill(path, color: roof, rule: .nonZero, into: target)
+        }
     }
 
-    /// The wall in ``path`` (from ground point a to b, unit Mercator) with the vertical gradient
-    /// per pixel: its coverage goes into the scratch mask, then each covered pixel takes the
-    /// colour of its height. The height comes from inverting the wall plane's projection: a point
-    /// s of the way from a to b at height z projects to (X/W, Y/W) with (X, Y, W) = M · (s, z, 1),
-    /// so z = (row₂ · (u, v, 1)) / (row₃ · (u, v, 1)) with the adjugate's rows.
-    private mutating func drawGradientWall(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                                           _ projection: ExtrusionProjection, _ gradient: WallGradient,
+    /// The wall in ``path`` (from ground point a to b, unit Mercator) with the vertical gradient per pixel: each covered pixel takes the colour of its
+    /// height above `ground`. The height comes from inverting the wall plane's projection: a
+    /// point s of the way from a to b at height z projects to (X/W, Y/W) with (X, Y, W) =
+    /// M · (s, z, 1), so z = (row₂ · (u, v, 1)) / (row₃ · (u, v, 1)) with the adjugate's rows.
+    /// On the terrain, pixels the relief hides are left alone.
+    private mutating func drawGradientWall(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, ground: Double,
+                                           _ projection: ExtrusionProjection, _ gradient: WallGradient, _ relief: BuildingGround?,
                                            _ target: PixelBufferView, color: (Double) -> Color) {
         let h = projection.h
-        let dx = bx - ax, dy = by - ay
-        // M = [[a, b, c], [d, e, f], [g, hh, i]] with columns s, z and 1.
-        let a = h.m00 * dx + h.m01 * dy, b = 0.0, c = h.m00 * ax + h.m01 * ay + h.m02
-        let d = h.m10 * dx + h.m11 * dy, e = projection.liftY, f = h.m10 * ax + h.m11 * ay + h.m12
-        let g = h.m20 * dx + h.m21 * dy, hh = projection.liftW, i = h.m20 * ax + h.m21 * ay + h.m22
-        let z0 = f * g - d * i, z1 = a * i - c * g, z2 = c * d - a * f
-        let w0 = d * hh - e * g, w1 = b * g - a * hh, w2 = a * e - b * d
+        let face = FacePlane(wallFrom: (ax, ay), to: (bx, by), projection)
+        let m = face.matrix
+        let z0 = m.5 * m.6 - m.3 * m.8, z1 = m.0 * m.8 - m.2 * m.6, z2 = m.2 * m.3 - m.0 * m.5
         // 64 colours from lo to 1.
         let steps = 63.0
         let ramp = (0...Int(steps)).map { color(gradient.lo + (1 - gradient.lo) * Double($0) / steps).premultipliedARGB }
         let metresPerUnit = 1 / gradient.unitsPerMetre
+        fillPathPerPixel(target) { x, y in
+            if let relief, relief.hides(face, x, y, h) { return nil }
+            let u = Double(x) + 0.5 - h.originX, v = Double(y) + 0.5 - h.originY
+            let wz = face.w0 * u + face.w1 * v + face.w2
+            guard wz != 0 else { return ramp[0] }
+            let z = ((z0 * u + z1 * v + z2) / wz - ground) * metresPerUnit
+            let k = (gradient.factor(metres: z) - gradient.lo) / (1 - gradient.lo)
+            return ramp[Int(min(1, max(0, k)) * steps + 0.5)]
+        }
+    }
+
+    /// Fills ``path`` with a colour per covered pixel (nil: the pixel is left alone), anti-aliased
+    /// by its coverage: the coverage goes into the scratch mask, then each covered pixel asks
+    /// `colorAt`.
+    private mutating func fillPathPerPixel(_ target: PixelBufferView, _ colorAt: (Int, Int) -> UInt32?) {
         var mask = patternMask ?? PixelBuffer(width: width, height: height)
         patternMask = nil
         if mask.width != width || mask.height != height { mask = PixelBuffer(width: width, height: height) }
@@ -262,14 +296,81 @@ extension MapRenderer {
         guard !box.isEmpty else { return }
         mask.withView { m in
             painter.fill(path, color: .white, rule: .nonZero, into: m)
-            MapRenderer.compositeCoverage(m, box: box, opacity: 255, into: target) { x, y in
-                let u = Double(x) + 0.5 - h.originX, v = Double(y) + 0.5 - h.originY
-                let wz = w0 * u + w1 * v + w2
-                guard wz != 0 else { return ramp[0] }
-                let z = (z0 * u + z1 * v + z2) / wz * metresPerUnit
-                let k = (gradient.factor(metres: z) - gradient.lo) / (1 - gradient.lo)
-                return ramp[Int(min(1, max(0, k)) * steps + 0.5)]
-            }
+            MapRenderer.compositeCoverage(m, box: box, opacity: 255, into: target, colorAt)
         }
+    }
+}
+
+/// A building face's plane as the camera sees it: the 3 × 3 matrix M taking the face's own
+/// coordinates (s, z, 1) for a wall, (x, y, 1) for a roof, to the homogeneous screen point
+/// (X, Y, W) (screen pixels from the homography's origin), and the third row of its adjugate, so
+/// that 1 / W at screen point (u, v) is (w0 · u + w1 · v + w2) / det M: a plane's inverse depth
+/// is affine on the screen.
+struct FacePlane {
+    /// M row by row.
+    let matrix: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+    let w0: Double, w1: Double, w2: Double
+    let determinant: Double
+
+    init(_ m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) {
+        matrix = m
+        w0 = m.3 * m.7 - m.4 * m.6; w1 = m.1 * m.6 - m.0 * m.7; w2 = m.0 * m.4 - m.1 * m.3
+        determinant = m.0 * (m.4 * m.8 - m.5 * m.7) - m.1 * (m.3 * m.8 - m.5 * m.6) + m.2 * (m.3 * m.7 - m.4 * m.6)
+    }
+
+    /// The vertical wall over ground points a to b (unit Mercator): columns s (0 at a, 1 at b),
+    /// height z (unit Mercator) and 1.
+    init(wallFrom a: (x: Double, y: Double), to b: (x: Double, y: Double), _ p: ExtrusionProjection) {
+        let h = p.h, dx = b.x - a.x, dy = b.y - a.y
+        self.init((h.m00 * dx + h.m01 * dy, 0, h.m00 * a.x + h.m01 * a.y + h.m02,
+                   h.m10 * dx + h.m11 * dy, p.liftY, h.m10 * a.x + h.m11 * a.y + h.m12,
+                   h.m20 * dx + h.m21 * dy, p.liftW, h.m20 * a.x + h.m21 * a.y + h.m22))
+    }
+
+    /// The horizontal roof at height `top` (unit Mercator): columns x, y and 1.
+    init(roofAt top: Double, _ p: ExtrusionProjection) {
+        let h = p.h
+        self.init((h.m00, h.m01, h.m02, h.m10, h.m11, h.m12 + p.liftY * top, h.m20, h.m21, h.m22 + p.liftW * top))
+    }
+
+    /// The depth W of the plane at screen point (u, v) (pixels from the homography's origin);
+    /// nil where the plane is seen edge on or from behind.
+    @inline(__always) func depth(u: Double, v: Double) -> Double? {
+        let iw = (w0 * u + w1 * v + w2) / determinant
+        return iw > 0 && iw.isFinite ? 1 / iw : nil
+    }
+}
+
+/// The relief under and in front of buildings on the terrain (``MapRenderer/drawFillExtrusions``).
+///
+/// A building stands on the relief as MapLibre and Mapbox draw it (base on the ground, flat
+/// roof): its roof is raised by the relief's height at its footprint's centre, its base by the
+/// lowest of the heights at the centre and the corners of its bounding box, so that no wall
+/// floats on a slope (the walls go down into the slope uphill, where the relief hides them).
+/// Every wall and roof pixel is tested against the relief's depth buffer (when there is one:
+/// feature queries lift buildings without testing).
+struct BuildingGround {
+    let surface: ReliefSurface
+    let depth: DepthBuffer?
+    let worldSize: Double
+    /// How far behind the relief (a fraction of the depth) a face pixel may lie and still show:
+    /// the mesh is flat between its vertices, so a wall's foot can dip a little into it.
+    static let bias: Float = 0.002
+
+    /// The relief's heights (unit Mercator) under a footprint with bounding box `box` in world
+    /// copy `copy`: the lowest of its centre and corners, and its centre's.
+    func lift(_ box: MercatorBox, copy: Int) -> (low: Double, centre: Double) {
+        let dx = Double(copy)
+        func height(_ x: Double, _ y: Double) -> Double { surface.height(worldX: (x + dx) * worldSize, worldY: y * worldSize) / worldSize }
+        let centre = height((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2)
+        let low = min(centre, height(box.minX, box.minY), height(box.maxX, box.minY), height(box.minX, box.maxY), height(box.maxX, box.maxY))
+        return (low, centre)
+    }
+
+    /// Whether the relief hides `face` at pixel (x, y).
+    @inline(__always) func hides(_ face: FacePlane, _ x: Int, _ y: Int, _ h: Homography) -> Bool {
+        guard let depth else { return false }
+        guard let w = face.depth(u: Double(x) + 0.5 - h.originX, v: Double(y) + 0.5 - h.originY) else { return true }
+        return !depth.isVisible(x: x, y: y, depth: Float(w), bias: Self.bias)
     }
 }

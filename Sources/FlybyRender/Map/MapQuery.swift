@@ -47,10 +47,22 @@ extension MapRenderer {
             return symbolFeatures(in: rect, g, relief: nil) + groundFeatures(in: rect, g, tolerance: tolerance)
         }
         // On the terrain: the ground drawn at a screen point is the flat map's at the ground point
-        // the view ray meets there (the drape's texture is the flat map).
+        // the view ray meets there (the drape's texture is the flat map); buildings stand on the
+        // relief (``BuildingGround``), tested where they are drawn, before the ground.
         let symbols = symbolFeatures(in: rect, g, relief: relief)
-        guard let flat = MapRenderer.flatRect(rect, relief) else { return symbols }
-        return symbols + groundFeatures(in: flat, g, tolerance: tolerance)
+        let buildings = groundFeatures(in: rect, g, tolerance: tolerance, layers: .buildings(on: relief))
+        guard let flat = MapRenderer.flatRect(rect, relief) else { return symbols + buildings }
+        return symbols + buildings + groundFeatures(in: flat, g, tolerance: tolerance, layers: .ground)
+    }
+
+    /// Which layers ``groundFeatures(in:_:tolerance:layers:)`` tests.
+    enum GroundQuery {
+        /// Every fill, line, circle and fill-extrusion layer, on the flat map.
+        case all
+        /// All but the fill-extrusion layers (the ground draped on the relief).
+        case ground
+        /// Only the fill-extrusion layers, their buildings standing on `relief`.
+        case buildings(on: ReliefSurface)
     }
 
     /// The relief of the frame `g` when frames are draped on the terrain (the style has one,
@@ -80,17 +92,29 @@ extension MapRenderer {
 
     /// The fill, line, circle and extrusion features of ``queryFeatures(in:camera:tolerance:)``
     /// on the flat map's screen rectangle `rect`.
-    private func groundFeatures(in rect: ScreenRect, _ g: FrameGeometry, tolerance: Double) -> [QueriedFeature] {
+    private func groundFeatures(in rect: ScreenRect, _ g: FrameGeometry, tolerance: Double,
+                                layers: GroundQuery = .all) -> [QueriedFeature] {
         var result: [QueriedFeature] = []
-        // The ground is only drawn below the horizon.
-        guard rect.maxY > g.horizonY else { return result }
-        let top = max(rect.y, g.horizonY + 1e-3)
-        let q = QueryRect(minX: rect.x, minY: top, maxX: rect.maxX, maxY: max(top, rect.maxY))
+        var types: [LayerType] = [.fill, .line, .circle, .fillExtrusion]
+        var ground: BuildingGround?
+        var q = QueryRect(minX: rect.x, minY: rect.y, maxX: rect.maxX, maxY: rect.maxY)
+        switch layers {
+        case .all, .ground:
+            if case .ground = layers { types.removeLast() }
+            // The ground is only drawn below the horizon.
+            guard rect.maxY > g.horizonY else { return result }
+            let top = max(rect.y, g.horizonY + 1e-3)
+            q = QueryRect(minX: rect.x, minY: top, maxX: rect.maxX, maxY: max(top, rect.maxY))
+        case .buildings(let relief):
+            // (A building on a summit can rise above the flat horizon.)
+            types = [.fillExtrusion]
+            ground = BuildingGround(surface: relief, depth: nil, worldSize: g.worldSize)
+        }
         let z = g.zoom
         var hits: [Int32] = []
         var found: Set<Int> = []
         for (li, layer) in style.style.layers.enumerated().reversed() where layer.isVisible(atZoom: z) {
-            guard [.fill, .line, .circle, .fillExtrusion].contains(layer.type), let source = layerSource(li) else { continue }
+            guard types.contains(layer.type), let source = layerSource(li) else { continue }
             let level = source.data.level(forZoom: z)
             // Reach in pixels of lines and circles beyond their geometry, for the index query only;
             // a building's roof is drawn above its footprint, up to a frame's height.
@@ -112,7 +136,7 @@ extension MapRenderer {
                     case .fill:
                         hit = fillTouches(q, level, feature: f, h: h, g, copy: copy, near: copyBox)
                     case .fillExtrusion:
-                        let depth = extrusionDepth(q, layer, level, feature: f, ctx, h: h, g)
+                        let depth = extrusionDepth(q, layer, level, feature: f, ctx, h: h, g, copy: copy, ground: ground)
                         if let depth { depths[f] = min(depths[f] ?? .infinity, depth) }
                         hit = depth != nil
                     case .line:
@@ -201,20 +225,26 @@ extension MapRenderer {
 
     /// The depth of a `fill-extrusion` building whose drawn prism (roof, walls, footprint)
     /// contains the centre of `q`, or nil when it does not. Screen-space even-odd tests of the
-    /// projected faces (``ExtrusionProjection``), as ``MapRenderer/drawFillExtrusions(_:_:_:_:)``
-    /// draws them.
+    /// projected faces (``ExtrusionProjection``), as ``MapRenderer/drawFillExtrusions(_:_:_:on:_:)``
+    /// draws them: on the terrain (`ground`), standing on the relief (the relief in front of a
+    /// building does not stop the query).
     private func extrusionDepth(_ q: QueryRect, _ layer: StyleLayer, _ level: GeometryLevel, feature f: Int, _ ctx: FeatureContext,
-                                h: Homography, _ g: FrameGeometry) -> Double? {
+                                h: Homography, _ g: FrameGeometry, copy: Int, ground: BuildingGround?) -> Double? {
         let z = g.zoom
         let unitsPerMetre = MapRenderer.unitsPerMetre(latitude: g.transform.state.center.latitude)
-        let top = layer.number(.fillExtrusionHeight, zoom: z, feature: ctx) * unitsPerMetre
-        let base = layer.number(.fillExtrusionBase, zoom: z, feature: ctx) * unitsPerMetre
+        var top = layer.number(.fillExtrusionHeight, zoom: z, feature: ctx) * unitsPerMetre
+        var base = layer.number(.fillExtrusionBase, zoom: z, feature: ctx) * unitsPerMetre
         guard top > base else { return nil }
         var h = h
         let t = screenTranslation(layer, .fillExtrusionTranslate, .fillExtrusionTranslateAnchor, g)
         h.originX += t.x; h.originY += t.y
         let projection = ExtrusionProjection(h, g.transform)
         let box = level.xy.isEmpty ? MercatorBox.empty : boundsOf(level, feature: f)
+        var lift = 0.0
+        if let ground, !level.xy.isEmpty {
+            let l = ground.lift(box, copy: copy)
+            base += l.low; top += l.centre; lift = l.low
+        }
         guard projection.isInFront(box, base: base, top: top, near: g.near, far: g.far) else { return nil }
         let px = (q.minX + q.maxX) / 2, py = (q.minY + q.maxY) / 2
         /// Even-odd crossing test of a screen polygon (Shimrat 1962).
@@ -244,7 +274,7 @@ extension MapRenderer {
             }
             if hit { break }
         }
-        return hit ? projection.depth((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2, 0) : nil
+        return hit ? projection.depth((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2, lift) : nil
     }
 
     /// The unit Mercator bounds of a feature's points at one geometry level.

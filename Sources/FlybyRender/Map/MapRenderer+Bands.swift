@@ -41,6 +41,7 @@ extension MapRenderer {
             bandRenderers[k].tiles = tiles
             bandRenderers[k].rasters = rasters
             bandRenderers[k].drawsRasterLayers = drawsRasterLayers
+            bandRenderers[k].drawsExtrusions = drawsExtrusions
             if bandRenderers[k].stateGeneration != stateGeneration {
                 // Assigning bumps the band's generation (its memos forget); then match ours, so
                 // the next frame does not assign again.

@@ -31,8 +31,18 @@ extension MapRenderer {
         placeSymbols(g)
         buffer.withView { view in
             drapes[0].draw(camera, key: key, g, fog: fog, threads: threads, pixelRatio: pixelRatio, into: view)
+            drawExtrusionsOnRelief(g, view)
             symbolDraws = drapes[0].lift(symbolDraws, g)
             drawSymbolsAndOverlays(camera, g, puck: puck, symbols: symbolDraws, drape: drapes[0], view)
+        }
+    }
+
+    /// The `fill-extrusion` layers, in style order, standing on the relief and hidden where it
+    /// is in front of them (the texture leaves them out: ``drawsExtrusions``).
+    mutating func drawExtrusionsOnRelief(_ g: FrameGeometry, _ view: PixelBufferView) {
+        for (k, layer) in style.style.layers.enumerated() where layer.type == .fillExtrusion {
+            guard layer.isVisible(atZoom: g.zoom), layerRange?.contains(k) ?? true else { continue }
+            drawFillExtrusions(k, layer, g, on: drapes[0], view)
         }
     }
 

@@ -57,6 +57,9 @@ public struct MapRenderer {
     /// Draw the `raster` and `hillshade` layers (off in a terrain texture whose relief samples
     /// them itself: ``TerrainDrape``).
     var drawsRasterLayers = true
+    /// Draw the `fill-extrusion` layers (off in a terrain texture: the buildings stand on the
+    /// relief, drawn after it, ``MapRenderer/renderDraped``).
+    var drawsExtrusions = true
     /// Drape the map on the style's `terrain` when it has one (docs/terrain.md); off, the map is
     /// drawn flat (the camera still keeps above the relief). For comparisons and benchmarks.
     public var drawsTerrain = true
@@ -442,7 +445,7 @@ public struct MapRenderer {
             case .fill: drawFill(k, layer, g, view)
             case .line: drawLine(k, layer, g, view)
             case .circle: drawCircles(k, layer, g, view)
-            case .fillExtrusion: drawFillExtrusions(k, layer, g, view)
+            case .fillExtrusion: if drawsExtrusions { drawFillExtrusions(k, layer, g, view) }
             case .raster, .hillshade: if drawsRasterLayers { drawRasterLayer(k, layer, g, view) }
             case .background, .symbol: break
             }

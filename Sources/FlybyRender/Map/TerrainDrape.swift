@@ -78,6 +78,7 @@ struct TerrainDrape {
                                   pixelRatio: pixelRatio)
         texture.drawsTerrain = false
         texture.showsSymbols = false
+        texture.drawsExtrusions = false
         texture.showsOrnaments = false
         texture.attribution = ""
         texture.focalHeight = Double(height)
@@ -147,8 +148,8 @@ struct TerrainDrape {
             guard layer.isVisible(atZoom: z), texture.layerRange?.contains(k) ?? true else { continue }
             switch layer.type {
             case .raster, .hillshade: direct.append(k)
-            case .background, .symbol: continue
-            case .fill, .line, .circle, .fillExtrusion: return nil
+            case .background, .symbol, .fillExtrusion: continue   // drawn over the relief, not in the texture
+            case .fill, .line, .circle: return nil
             }
         }
         return direct.isEmpty ? nil : direct
