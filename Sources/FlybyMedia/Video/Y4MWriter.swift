@@ -120,6 +120,8 @@ public final class Y4MWriter: FrameSink {
         if out.count != total { out = [UInt8](repeating: 0, count: total) }
         let (ky, kb, kr) = matrix.coefficients
         // Plain scalar Int math: assembling a SIMD3 per pixel was 4× slower (house style §3.8).
+        // Wrapping operators: every sum is below 2^26 (coefficients under 2^16 times 4 · 255),
+        // so they never wrap, and the loops carry no overflow checks.
         let (yr, yg, yb) = (ky.x, ky.y, ky.z)
         let (br, bg, bb) = (kb.x, kb.y, kb.z)
         let (rr, rg, rb) = (kr.x, kr.y, kr.z)
@@ -130,7 +132,7 @@ public final class Y4MWriter: FrameSink {
             for i in 0..<count {
                 let p = px[i]
                 let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
-                yPlane[i] = UInt8(truncatingIfNeeded: 16 + ((yr * r + yg * g + yb * b + 32768) >> 16))
+                yPlane[i] = UInt8(truncatingIfNeeded: 16 &+ ((yr &* r &+ yg &* g &+ yb &* b &+ 32768) >> 16))
             }
             switch chroma {
             case .c444:
@@ -138,8 +140,8 @@ public final class Y4MWriter: FrameSink {
                 for i in 0..<count {
                     let p = px[i]
                     let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
-                    cb[i] = UInt8(truncatingIfNeeded: 128 + ((br * r + bg * g + bb * b + 32768) >> 16))
-                    cr[i] = UInt8(truncatingIfNeeded: 128 + ((rr * r + rg * g + rb * b + 32768) >> 16))
+                    cb[i] = UInt8(truncatingIfNeeded: 128 &+ ((br &* r &+ bg &* g &+ bb &* b &+ 32768) >> 16))
+                    cr[i] = UInt8(truncatingIfNeeded: 128 &+ ((rr &* r &+ rg &* g &+ rb &* b &+ 32768) >> 16))
                 }
             case .c420jpeg:
                 let cw = (width + 1) / 2, ch = (height + 1) / 2
@@ -151,11 +153,11 @@ public final class Y4MWriter: FrameSink {
                         let x0 = 2 * cx, x1 = min(2 * cx + 1, width - 1)
                         let p0 = row0[x0], p1 = row0[x1], p2 = row1[x0], p3 = row1[x1]
                         // Channel sums of the 2×2 block (the mean's scale, 4, goes into the shift).
-                        let r = Int((p0 >> 16) & 0xFF) + Int((p1 >> 16) & 0xFF) + Int((p2 >> 16) & 0xFF) + Int((p3 >> 16) & 0xFF)
-                        let g = Int((p0 >> 8) & 0xFF) + Int((p1 >> 8) & 0xFF) + Int((p2 >> 8) & 0xFF) + Int((p3 >> 8) & 0xFF)
-                        let b = Int(p0 & 0xFF) + Int(p1 & 0xFF) + Int(p2 & 0xFF) + Int(p3 & 0xFF)
-                        cb[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 + ((br * r + bg * g + bb * b + 131072) >> 18))
-                        cr[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 + ((rr * r + rg * g + rb * b + 131072) >> 18))
+                        let r = Int((p0 >> 16) & 0xFF) &+ Int((p1 >> 16) & 0xFF) &+ Int((p2 >> 16) & 0xFF) &+ Int((p3 >> 16) & 0xFF)
+                        let g = Int((p0 >> 8) & 0xFF) &+ Int((p1 >> 8) & 0xFF) &+ Int((p2 >> 8) & 0xFF) &+ Int((p3 >> 8) & 0xFF)
+                        let b = Int(p0 & 0xFF) &+ Int(p1 & 0xFF) &+ Int(p2 & 0xFF) &+ Int(p3 & 0xFF)
+                        cb[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 &+ ((br &* r &+ bg &* g &+ bb &* b &+ 131072) >> 18))
+                        cr[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 &+ ((rr &* r &+ rg &* g &+ rb &* b &+ 131072) >> 18))
                     }
                 }
             }
