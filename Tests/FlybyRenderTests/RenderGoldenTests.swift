@@ -41,10 +41,15 @@ import Testing
       + PropertyScenes.names.flatMap { name in [1, 3].map { Scenario(style: "props:" + name, pitched: false, threads: $0) } }
       + [1, 3].map { Scenario(style: "puck3d", pitched: true, threads: $0) }
       + [1, 3].map { Scenario(style: terrainStyle, pitched: true, threads: $0) }
+      + [1, 3].map { Scenario(style: terrainBlocksStyle, pitched: true, threads: $0) }
 
     /// 3D terrain: Jacksboro draped on its DEM at exaggeration 2, pitched 70°, with a sky
     /// (Fixtures/terrain/jacksboro-3d.json; docs/terrain.md).
     static let terrainStyle = "jacksboro-terrain-3d"
+
+    /// Buildings on the terrain: two blocks, one in the valley, one behind the ridge, seen low
+    /// over the valley (Fixtures/terrain/jacksboro-blocks.json; docs/terrain.md, step 7).
+    static let terrainBlocksStyle = "jacksboro-blocks-3d"
 
     /// 3D buildings (`fill-extrusion`) over the Helsinki vector tiles, by day and at dusk.
     static let extrusionStyles = ["osm-bright-3d", "osm-bright-3d:dusk"]
@@ -69,6 +74,9 @@ import Testing
         if s.style == terrainStyle {
             return CameraState(center: .init(latitude: 36.5896, longitude: -84.2458), zoom: 12, bearing: 300, pitch: 70)
         }
+        if s.style == terrainBlocksStyle {
+            return CameraState(center: .init(latitude: 36.5780, longitude: -84.2310), zoom: 12.7, bearing: 315, pitch: 72)
+        }
         return switch (s.style.hasPrefix("city"), s.pitched) {
         case (false, false): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3)
         case (false, true): CameraState(center: .init(latitude: 48, longitude: 10), zoom: 3.6, bearing: 30, pitch: 60)
@@ -87,6 +95,7 @@ import Testing
             styles[name] = try! loader.load(file)
         }
         styles[terrainStyle] = try! loader.load(repositoryRoot() + "/Tests/FlybyRenderTests/Fixtures/terrain/jacksboro-3d.json")
+        styles[terrainBlocksStyle] = try! loader.load(repositoryRoot() + "/Tests/FlybyRenderTests/Fixtures/terrain/jacksboro-blocks.json")
         return styles
     }()
 
