@@ -43,9 +43,9 @@ struct TerrainDrape {
     /// The frame's depth buffer (points along the view axis; infinity: no relief, sky).
     var depth: DepthBuffer
     /// Per screen pixel, where ``depth`` is finite: the relief's attributes seen there
-    /// (``DrapeMesh/Attributes``: texture coordinates, or the ground point from the camera centre).
-    var texU: [Float]
-    var texV: [Float]
+    /// (``DrapeMesh/Attributes``: texture coordinates, or the ground point from the camera centre),
+    /// both in one element, so the raster's stores and the shading's loads meet one cache line.
+    var pixelAttributes: [SIMD2<Float>]
     /// The relief's triangles.
     var mesh: DrapeMesh
     /// What the texture and mesh were last made for: a repeated camera reuses them (the pixels are
@@ -84,8 +84,7 @@ struct TerrainDrape {
         texture.focalHeight = Double(height)
         image = PixelBuffer(width: width + 2 * marginX, height: height + marginTop + marginBottom)
         depth = DepthBuffer(width: width, height: height)
-        texU = Array(repeating: 0, count: width * height)
-        texV = Array(repeating: 0, count: width * height)
+        pixelAttributes = Array(repeating: .zero, count: width * height)
         mesh = DrapeMesh(step: step, width: width, textureWidth: image.width, textureHeight: image.height, marginX: marginX,
                          marginTop: marginTop)
     }
@@ -178,17 +177,14 @@ struct TerrainDrape {
     mutating func withOutput(_ view: PixelBufferView, _ body: (DrapeOutput) -> Void) {
         image.pixels.withUnsafeBufferPointer { tex in
             depth.depths.withUnsafeMutableBufferPointer { d in
-                texU.withUnsafeMutableBufferPointer { u in
-                    texV.withUnsafeMutableBufferPointer { v in
-                        body(DrapeOutput(depth: d.baseAddress!, u: u.baseAddress!, v: v.baseAddress!, view: view,
-                                         texture: tex.baseAddress!))
-                    }
+                pixelAttributes.withUnsafeMutableBufferPointer { uv in
+                    body(DrapeOutput(depth: d.baseAddress!, uv: uv.baseAddress!, view: view, texture: tex.baseAddress!))
                 }
             }
         }
     }
 
-    /// Rasterises the mesh into ``depth``, ``texU`` and ``texV`` in the row bands `bounds`, and
+    /// Rasterises the mesh into ``depth`` and ``pixelAttributes`` in the row bands `bounds`, and
     /// returns the texture pixels the shading will read: around the grid cells of the triangles
     /// that kept a pixel, and the texture's own pixel under every screen pixel the relief leaves
     /// uncovered (the sky).
@@ -348,7 +344,7 @@ struct DrapeMesh: Sendable {
     /// What the raster interpolates across the triangles.
     var attributes = Attributes.texture
 
-    /// The per-pixel attributes of the raster (``DrapeOutput/u``, ``DrapeOutput/v``).
+    /// The per-pixel attributes of the raster (``DrapeOutput/uv``).
     enum Attributes: Equatable {
         /// Texture coordinates (texture pixels): the shading samples the texture.
         case texture
@@ -515,8 +511,7 @@ struct DrapeMesh: Sendable {
                     if iz * out.depth[k] > 1 {
                         let z = 1 / iz
                         out.depth[k] = z
-                        out.u[k] = t.x * z
-                        out.v[k] = t.y * z
+                        out.uv[k] = t * z
                         kept = true
                     }
                 } else if entered {
@@ -580,8 +575,7 @@ struct DrapeMesh: Sendable {
                 out.depth[k] = z
                 kept = true
                 let t = (ua * wa + ub * wb + uc * wc) * z
-                out.u[k] = t.x
-                out.v[k] = t.y
+                out.uv[k] = t
             }
         }
         return kept
@@ -650,7 +644,8 @@ struct TextureSampler {
     @inline(__always)
     func sample(_ k: Int) -> UInt32 {
         let tw = width, th = height, tex = out.texture
-        let fx = min(max(out.u[k] - 0.5, 0), Float(tw - 1)), fy = min(max(out.v[k] - 0.5, 0), Float(th - 1))
+        let t = out.uv[k]
+        let fx = min(max(t.x - 0.5, 0), Float(tw - 1)), fy = min(max(t.y - 0.5, 0), Float(th - 1))
         let x0 = Int(fx), y0 = Int(fy)
         let x1 = min(x0 + 1, tw - 1), y1 = min(y0 + 1, th - 1)
         let au = UInt32((fx - Float(x0)) * 256), av = UInt32((fy - Float(y0)) * 256)
@@ -680,7 +675,8 @@ struct TextureRasters: ReliefPixels {
     let texture: TextureSampler
     var sampler: ReliefRasters.Sampler
     @inline(__always) mutating func covered(_ k: Int) -> UInt32 {
-        sampler.overlay(sampler.rasters.background ?? texture.sample(k), u: Double(texture.out.u[k]), v: Double(texture.out.v[k]))
+        let t = texture.out.uv[k]
+        return sampler.overlay(sampler.rasters.background ?? texture.sample(k), u: Double(t.x), v: Double(t.y))
     }
     @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
 }
@@ -691,7 +687,8 @@ struct GroundRasters: ReliefPixels {
     let background: UInt32
     var sampler: ReliefRasters.Sampler
     @inline(__always) mutating func covered(_ k: Int) -> UInt32 {
-        sampler.overlay(background, groundX: out.u[k], groundY: out.v[k])
+        let g = out.uv[k]
+        return sampler.overlay(background, groundX: g.x, groundY: g.y)
     }
     @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
 }
@@ -833,8 +830,7 @@ struct ReliefRasters: @unchecked Sendable {
 struct DrapeOutput: @unchecked Sendable {
     let depth: UnsafeMutablePointer<Float>
     /// The raster's attributes (``DrapeMesh/Attributes``).
-    let u: UnsafeMutablePointer<Float>
-    let v: UnsafeMutablePointer<Float>
+    let uv: UnsafeMutablePointer<SIMD2<Float>>
     let view: PixelBufferView
     /// The texture's pixels.
     let texture: UnsafePointer<UInt32>

@@ -185,7 +185,7 @@ import Testing
             var out: [Double] = []
             for y in 0..<180 {
                 for x in 0..<320 where drape.depth.depths[y * 320 + x].isFinite {
-                    let k = y * 320 + x, u = Double(drape.texU[k]), v = Double(drape.texV[k])
+                    let k = y * 320 + x, u = Double(drape.pixelAttributes[k].x), v = Double(drape.pixelAttributes[k].y)
                     let w = ground ? (x: t.centerX + u, y: t.centerY + v)
                         : t.worldPoint(for: ScreenPoint(x: u - Double(drape.marginX), y: v - Double(drape.marginTop)))
                     guard let d0 = t.screenPoint(worldX: w.x, worldY: w.y, height: 0)?.depth,
