@@ -255,10 +255,11 @@ extension MapRenderer {
         }
     }
 
-    /// The wall in ``path`` (from ground point a to b, unit Mercator) with the vertical gradient per pixel: each covered pixel takes the colour of its
-    /// height above `ground`. The height comes from inverting the wall plane's projection: a
-    /// point s of the way from a to b at height z projects to (X/W, Y/W) with (X, Y, W) =
-    /// M · (s, z, 1), so z = (row₂ · (u, v, 1)) / (row₃ · (u, v, 1)) with the adjugate's rows.
+    /// The wall in ``path`` (from ground point a to b, unit Mercator) with the vertical gradient
+    /// per pixel: each covered pixel takes the colour of its height above `ground`. The height
+    /// comes from inverting the wall plane's projection: a point s of the way from a to b at
+    /// height z projects to (X/W, Y/W) with (X, Y, W) = M · (s, z, 1), so
+    /// z = (row₂ · (u, v, 1)) / (row₃ · (u, v, 1)) with the adjugate's rows (``FacePlane``).
     /// On the terrain, pixels the relief hides are left alone.
     private mutating func drawGradientWall(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, ground: Double,
                                            _ projection: ExtrusionProjection, _ gradient: WallGradient, _ relief: BuildingGround?,

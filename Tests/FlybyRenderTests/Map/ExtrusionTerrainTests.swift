@@ -92,6 +92,8 @@ import Testing
         #expect(with.pixels[Int(roof.y) * Self.width + Int(roof.x)] == without.pixels[Int(roof.y) * Self.width + Int(roof.x)])
         let flatRoof = r.queryFeatures(in: ScreenRect(x: roof.x, y: roof.y, width: 1, height: 1), camera: Self.camera)
         #expect(!flatRoof.contains { $0.layerID == "blocks" }, "nothing at the flat roof \(roof)")
+        // The sky over the ridge: no building there.
+        #expect(!r.queryFeatures(in: ScreenRect(x: 20, y: 2, width: 30, height: 10), camera: Self.camera).contains { $0.layerID == "blocks" })
     }
 
     @Test func onTheFlatMapBothBlocksAreDrawn() throws {
