@@ -136,7 +136,8 @@ extension MapRenderer {
                     case .fill:
                         hit = fillTouches(q, level, feature: f, h: h, g, copy: copy, near: copyBox)
                     case .fillExtrusion:
-                        let depth = extrusionDepth(q, layer, level, feature: f, ctx, h: h, g, copy: copy, ground: ground)
+                        let depth = extrusionDepth(q, layer, level, feature: f, ctx, h: h, g, copy: copy,
+                                                   ground: ground.map { ($0, source.data.bounds[f]) })
                         if let depth { depths[f] = min(depths[f] ?? .infinity, depth) }
                         hit = depth != nil
                     case .line:
@@ -226,10 +227,11 @@ extension MapRenderer {
     /// The depth of a `fill-extrusion` building whose drawn prism (roof, walls, footprint)
     /// contains the centre of `q`, or nil when it does not. Screen-space even-odd tests of the
     /// projected faces (``ExtrusionProjection``), as ``MapRenderer/drawFillExtrusions(_:_:_:on:_:)``
-    /// draws them: on the terrain (`ground`), standing on the relief (the relief in front of a
-    /// building does not stop the query).
+    /// draws them: on the terrain (`ground`), standing on the relief, lifted by the footprint
+    /// bounds the drawing lifts it by (the relief in front of a building does not stop the query).
     private func extrusionDepth(_ q: QueryRect, _ layer: StyleLayer, _ level: GeometryLevel, feature f: Int, _ ctx: FeatureContext,
-                                h: Homography, _ g: FrameGeometry, copy: Int, ground: BuildingGround?) -> Double? {
+                                h: Homography, _ g: FrameGeometry, copy: Int,
+                                ground: (relief: BuildingGround, footprint: MercatorBox)?) -> Double? {
         let z = g.zoom
         let unitsPerMetre = MapRenderer.unitsPerMetre(latitude: g.transform.state.center.latitude)
         var top = layer.number(.fillExtrusionHeight, zoom: z, feature: ctx) * unitsPerMetre
@@ -242,7 +244,7 @@ extension MapRenderer {
         let box = level.xy.isEmpty ? MercatorBox.empty : boundsOf(level, feature: f)
         var lift = 0.0
         if let ground, !level.xy.isEmpty {
-            let l = ground.lift(box, copy: copy)
+            let l = ground.relief.lift(ground.footprint, copy: copy)
             base += l.low; top += l.centre; lift = l.low
         }
         guard projection.isInFront(box, base: base, top: top, near: g.near, far: g.far) else { return nil }

@@ -696,16 +696,15 @@ struct GroundRasters: ReliefPixels {
 /// Fog over the relief: `color` (premultiplied) blended in by depth, none nearer than `start`
 /// points, fully (× the colour's alpha) at `end` (the horizon's depth), smoothstep between.
 struct Fog {
-    var color: UInt32
-    var start: Float
-    var end: Float
-    var opacity: Float
+    let color: UInt32
+    let start: Float
+    let opacity: Float
     /// 1 / (`end` − `start`), 0 when the range is empty: the ramp's rate, so a pixel's amount
     /// costs no division.
     private let rate: Float
 
     init(color: UInt32, start: Float, end: Float, opacity: Float) {
-        self.color = color; self.start = start; self.end = end; self.opacity = opacity
+        self.color = color; self.start = start; self.opacity = opacity
         rate = end > start ? 1 / (end - start) : 0
     }
 
@@ -784,7 +783,19 @@ struct ReliefRasters: @unchecked Sendable {
         @inline(__always)
         mutating func overlay(_ p: UInt32, at: RasterPoint) -> UInt32 {
             guard let hit = lookup.find(at.x, at.y) else { return p }
-            return paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            return blend(hit, at, over: p)
+        }
+
+        /// `p` with tile `hit` over it, sampled at tile pixel (`sx`, `sy`).
+        @inline(__always)
+        func blend(_ hit: RasterLookup.Hit, _ sx: Double, _ sy: Double, over p: UInt32) -> UInt32 {
+            paint.blend(paint.sample(hit, sx, sy), over: p)
+        }
+
+        /// `p` with tile `hit` over it, sampled at map point `at`.
+        @inline(__always)
+        func blend(_ hit: RasterLookup.Hit, _ at: RasterPoint, over p: UInt32) -> UInt32 {
+            blend(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY, over: p)
         }
 
         /// `p` with the layer over it, sampled at ground point (`gx`, `gy`).
@@ -792,7 +803,7 @@ struct ReliefRasters: @unchecked Sendable {
         mutating func overlay(_ p: UInt32, _ gx: Float, _ gy: Float, _ rasters: ReliefRasters) -> UInt32 {
             if let hit = held {
                 let sx = (Double(gx) - cornerX) * pixelsPerPoint, sy = (Double(gy) - cornerY) * pixelsPerPoint
-                if sx >= 0 && sx < size && sy >= 0 && sy < size { return paint.blend(paint.sample(hit, sx, sy), over: p) }
+                if sx >= 0 && sx < size && sy >= 0 && sy < size { return blend(hit, sx, sy, over: p) }
             }
             return find(p, gx, gy, rasters)
         }
@@ -814,7 +825,7 @@ struct ReliefRasters: @unchecked Sendable {
                 pixelsPerPoint = hit.scale * upp
                 size = Double(hit.size)
             }
-            return paint.blend(paint.sample(hit, at.x * hit.scale - hit.originX, at.y * hit.scale - hit.originY), over: p)
+            return blend(hit, at, over: p)
         }
     }
     /// The texture's background when it is one colour (``MapRenderer/uniformBackground(zoom:)``):
