@@ -122,7 +122,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "FlybyTilesTests", dependencies: ["FlybyTiles", "FlybyCore", "FlybyData", "CSQLite", "CZlib", "FlybyTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyRender", "FlybyCore", "FlybyData", "FlybyTestSupport", "FlybyFuzzTargets"],
+        .testTarget(name: "FlybyFlightTests", dependencies: ["FlybyFlight", "FlybyRender", "FlybyMedia", "FlybyCore", "FlybyData", "FlybyTestSupport", "FlybyFuzzTargets"],
                     swiftSettings: swiftSettings),
     ]
 )

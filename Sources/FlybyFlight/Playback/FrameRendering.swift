@@ -61,7 +61,8 @@ public func makeFrameRenderer(loadedStyle: LoadedStyle, size: (width: Int, heigh
 /// `FrameRendering` over the real `MapRenderer`; the attribution is part of its frame.
 ///
 /// **Fading in playback** (``render(frame:of:size:into:)``): labels and icons fade over the
-/// renderer's `fadeDuration` of the flight's time, as in the window, and the frames stay
+/// renderer's `fadeDuration` of the flight's time, and raster tiles over their layer's
+/// `raster-fade-duration`, as in the window, and the frames stay
 /// deterministic for any thread count and segmentation. The render threads take frames in turn,
 /// so no renderer draws every frame; instead the history a frame is drawn with is defined by
 /// its index alone (``FadeSequence``): the symbols of frames ``FadeSequence/start(of:)`` … i − 1
@@ -82,10 +83,11 @@ public struct MapFrameRenderer: FrameRendering {
 
     public mutating func render(frame index: Int, of plan: PlaybackPlan, size: (width: Int, height: Int), into buffer: inout PixelBuffer) {
         let records = plan.records
-        guard renderer.fadeDuration > 0 else {
+        let fadeDuration = renderer.sequenceFadeDuration
+        guard fadeDuration > 0 else {
             return render(camera: records[index].camera, puck: plan.pucks[index], size: size, into: &buffer)
         }
-        let fades = FadeSequence(fps: plan.fps, fadeDuration: renderer.fadeDuration)
+        let fades = FadeSequence(fps: plan.fps, fadeDuration: fadeDuration)
         let start = fades.start(of: index)
         var from = start
         if let s = sequence, s.start == start, s.last < index {

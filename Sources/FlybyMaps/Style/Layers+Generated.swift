@@ -445,7 +445,7 @@ public struct RasterLayer: Layer {
     public var rasterContrast: Value<Double>?
     /// `raster-resampling`: how tile pixels are sampled when magnified. Default `linear`.
     public var rasterResampling: Value<RasterResampling>?
-    /// `raster-fade-duration`: milliseconds a new tile fades in. Default `300`.
+    /// `raster-fade-duration`: milliseconds a new tile fades in over the tiles it replaces. Default `300`.
     public var rasterFadeDuration: Value<Double>?
 
     public init(id: String, source: String) { self.id = id; self.source = source }

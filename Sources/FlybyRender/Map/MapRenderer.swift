@@ -276,11 +276,11 @@ public struct MapRenderer {
             if showsOrnaments && text.regular.count == 0 { text.prewarm(attribution) }
         }
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
-        if drawsTerrain, customLayers.isEmpty, terrainStyle != nil, prepareDrape() {
+        if drapesOnTerrain, prepareDrape() {
             renderDraped(camera, g, puck: puck, into: &buffer)
             return
         }
-        if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform) }
+        if !rasters.isEmpty { rasters.prepare(style: style, transform: g.tileTransform, time: rasterFadeTime) }
         buffer.withView { view in
             if threads > 1 && customLayers.isEmpty && height >= 2 * threads {
                 drawFrameInBands(camera, g, puck: puck, view)
@@ -312,11 +312,29 @@ public struct MapRenderer {
         advanceSymbolHistory(to: time)
         let g = FrameGeometry(camera: camera, width: width, height: height, pixelRatio: pixelRatio, focalHeight: focalHeight)
         if !tiles.isEmpty { tiles.prepare(style: style, transform: g.tileTransform) }
+        if !rasters.isEmpty, let t = rasterFadeTime { rasters.prepare(style: style, transform: g.tileTransform, time: t, drawing: false) }
         placeSymbols(g)
     }
 
-    /// Forgets the sequence: the next frame of a sequence is its first (drawn as a snapshot).
-    public mutating func forgetSymbolHistory() { symbolHistory = nil }
+    /// Whether frames are draped on the style's terrain (when its DEM can be read).
+    var drapesOnTerrain: Bool { drawsTerrain && customLayers.isEmpty && terrainStyle != nil }
+
+    /// The simulation time raster tiles fade at (`raster-fade-duration`, ``TileFade``): the
+    /// sequence's; nil for a frame drawn alone, and on terrain, where raster tiles do not fade
+    /// (as in MapLibre).
+    var rasterFadeTime: Double? { drapesOnTerrain ? nil : symbolHistory?.time }
+
+    /// The seconds of a sequence a frame's fading depends on: the longer of ``fadeDuration``
+    /// (labels and icons) and the style's longest `raster-fade-duration` (0: nothing fades).
+    /// Playback replays the frames before the one it draws over this span (`FadeSequence`).
+    public var sequenceFadeDuration: Double { max(fadeDuration, drapesOnTerrain ? 0 : rasters.longestFade) }
+
+    /// Forgets the sequence (labels' and raster tiles' fading): the next frame of a sequence is
+    /// its first (drawn as a snapshot).
+    public mutating func forgetSymbolHistory() {
+        symbolHistory = nil
+        rasters.forgetFades()
+    }
 
     private mutating func advanceSymbolHistory(to time: Double) {
         if symbolHistory == nil { symbolHistory = SymbolHistory(time: -Double.infinity, duration: fadeDuration) }

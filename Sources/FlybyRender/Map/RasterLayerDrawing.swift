@@ -106,8 +106,8 @@ extension MapRenderer {
     /// (MapLibre likewise draws raster tiles with a pixel-aligned matrix then, so they stay sharp),
     /// and rows are copied from the tile directly: each tile pixel lands on one screen pixel.
     ///
-    /// `raster-fade-duration` is accepted but not applied: every tile is read from a local archive
-    /// before its frame is drawn, so no tile ever appears late (see docs/raster.md).
+    /// In a sequence of frames a tile that has just appeared is mixed with the retained tiles
+    /// under it, its weight rising over `raster-fade-duration` (``TileFade``; docs/raster.md).
     func drawRasterLayer(_ index: Int, _ layer: StyleLayer, _ g: FrameGeometry, _ view: PixelBufferView) {
         guard let tiles = rasters.layers[index], !tiles.images.isEmpty,
               var inv = InverseHomography(g.unitHomography(copy: 0)) else { return }
@@ -119,6 +119,7 @@ extension MapRenderer {
         let affine = inv.i20 == 0 && inv.i21 == 0
         let axisAligned = affine && inv.i01 == 0 && inv.i10 == 0
         var lookup = RasterLookup(tiles)
+        var under = rasters.retained[index].map(RasterLookup.init)
         if axisAligned { RasterLookup.snapToPixels(&inv, &lookup, width: width, height: height) }
         for y in firstRow..<rows.upperBound {
             let dst = view.row(y)
@@ -133,6 +134,13 @@ extension MapRenderer {
                 guard let at = RasterPoint(inv, u: u, v: v), let hit = lookup.find(at.x, at.y) else { x += 1; continue }
                 let n = hit.size
                 let sx = (at.x * hit.scale - hit.originX), sy = (at.y * hit.scale - hit.originY)   // tile pixels, 0…n
+                if hit.fade < 256, let old = under?.find(at.x, at.y) {
+                    // Fading in: mixed with the tile it replaces (``TileFade``), then painted.
+                    let replaced = paint.sample(old, at.x * old.scale - old.originX, at.y * old.scale - old.originY)
+                    paint.blend(RasterSampling.lerp(replaced, paint.sample(hit, sx, sy), hit.fade), into: dst + x)
+                    x += 1
+                    continue
+                }
                 if axisAligned {
                     // Exact copy when one tile pixel is one screen pixel and the centres coincide.
                     let step = inv.i00 * at.iw * hit.scale
@@ -250,6 +258,9 @@ struct RasterLookup {
         let isOpaque: Bool
         /// Tile pixels per unit Mercator at the tile's level (2^z · size), and the tile's origin in them.
         let scale: Double, originX: Double, originY: Double
+        /// The tile's weight over the retained tiles under it while it fades in, in 1/256 (256:
+        /// drawn fully; ``RasterFrame/LayerTiles/fading``).
+        let fade: UInt32
     }
 
     init(_ tiles: RasterFrame.LayerTiles) {
@@ -285,7 +296,9 @@ struct RasterLookup {
             let id = TileID(z: z, x: kx >> shift, y: ky >> shift)
             if let image = tiles.images[id] {
                 let n = Double(image.size)
-                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
+                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n,
+                           originX: Double(id.x) * n, originY: Double(id.y) * n,
+                           fade: tiles.fading.isEmpty ? 256 : tiles.fading[id] ?? 256)
                 if !tiles.ancestors.contains(id) { lastLeaf = (shift, id.x, id.y) }
                 break
             }

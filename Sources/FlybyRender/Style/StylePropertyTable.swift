@@ -331,7 +331,7 @@ extension StyleProperty {
         row(.rasterResampling, .raster, .paint, .enumeration(["linear", "nearest"]), .string("linear"), .zoom, transition: false,
             "how tile pixels are sampled when magnified"),
         row(.rasterFadeDuration, .raster, .paint, .number, .number(300), range: nonNegative, .zoom, transition: false,
-            "milliseconds a new tile fades in", drawing: .notDrawn("raster tiles appear at once, without a fade")),
+            "milliseconds a new tile fades in over the tiles it replaces"),
         // hillshade
         row(.hillshadeIlluminationDirection, .hillshade, .paint, .number, .number(335), range: 0...359, .zoom, transition: false,
             "degrees clockwise from north the light comes from"),

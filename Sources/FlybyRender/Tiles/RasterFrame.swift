@@ -9,6 +9,10 @@ import FlybyData
 /// archive lacks, its nearest ancestor that it has, drawn enlarged (overzoom). Shaded tiles are
 /// kept while their paint stays the same (``HillshadePaint``) and they stay in the cover.
 /// The images depend only on the camera and the data, never on what was cached.
+///
+/// In a sequence of frames (``prepare(style:transform:time:drawing:)`` with a time) a `raster`
+/// layer's new tiles fade in over the tiles they replace (`raster-fade-duration`, ``TileFade``):
+/// ``LayerTiles/fading`` gives their weights and ``retained`` the images they are mixed with.
 struct RasterFrame {
     struct LayerTiles {
         /// The tiles to draw and the ancestors standing in for missing ones, by tile (wrap 0).
@@ -20,6 +24,9 @@ struct RasterFrame {
         /// The tiles with a finer image under them in ``images`` (``withAncestors()``): a point
         /// inside any other tile of ``images`` is drawn from that tile.
         var ancestors: Set<TileID> = []
+        /// The images fading in (``TileFade``): each one's weight in 1/256 over the layer's
+        /// ``RasterFrame/retained`` tiles under it; an image not here is drawn fully.
+        var fading: [TileID: UInt32] = [:]
 
         /// These tiles with ``ancestors`` filled in from ``images``.
         func withAncestors() -> LayerTiles {
@@ -39,20 +46,51 @@ struct RasterFrame {
     private(set) var layers: [Int: LayerTiles] = [:]
     /// The first tile that could not be read or decoded in the frames drawn so far.
     private(set) var firstError: InputError?
+    /// The fade history of each `raster` layer with a `raster-fade-duration` in the current
+    /// sequence (empty for a snapshot).
+    private(set) var fades: [Int: TileFade] = [:]
+    /// For each layer with fading tiles, the images of the tiles that left it within its fade
+    /// and lie under a fading tile: what those are mixed with.
+    private(set) var retained: [Int: LayerTiles] = [:]
+    /// The longest `raster-fade-duration` of the style's `raster` layers at any zoom 0…24 (in
+    /// steps of ¼), seconds (0: no layer fades). Playback replays this much of a sequence before
+    /// a frame it draws (`FadeSequence`).
+    let longestFade: Double
 
     var isEmpty: Bool { layerSets.isEmpty }
 
     init(style: LoadedStyle) {
+        var longest = 0.0
         for (k, layer) in style.style.layers.enumerated() where layer.type == .raster || layer.type == .hillshade {
-            if let s = layer.sourceIndex, let set = style.rasterSets[s] { layerSets[k] = set }
+            guard let s = layer.sourceIndex, let set = style.rasterSets[s] else { continue }
+            layerSets[k] = set
+            if layer.type == .raster {
+                for q in 0...96 { longest = max(longest, RasterFrame.fadeDuration(layer, zoom: Double(q) / 4)) }
+            }
         }
+        longestFade = longest
+    }
+
+    /// `raster-fade-duration` of `layer` at `zoom`, in seconds (at most ``TileFade/longestDuration``).
+    static func fadeDuration(_ layer: StyleLayer, zoom: Double) -> Double {
+        let seconds = layer.number(.rasterFadeDuration, zoom: zoom) / 1000
+        return seconds.isFinite ? min(max(seconds, 0), TileFade.longestDuration) : 0
     }
 
     /// Makes every visible raster and hillshade layer hold the tiles of the frame.
-    mutating func prepare(style: LoadedStyle, transform: MapTransform) {
+    /// - Parameters:
+    ///   - time: the frame's simulation time in a sequence of frames, seconds; nil for a frame
+    ///     drawn alone (nothing fades, the sequence is forgotten).
+    ///   - drawing: false to only advance the fades of a frame that is not drawn (playback's
+    ///     replay of the frames before the one it draws): hillshade layers are left as they are
+    ///     and no retained image is read.
+    mutating func prepare(style: LoadedStyle, transform: MapTransform, time: Double? = nil, drawing: Bool = true) {
+        if time == nil { forgetFades() }
+        retained.removeAll()
         for k in layerSets.keys.sorted() {
             let layer = style.style.layers[k]
-            guard let set = layerSets[k], layer.isVisible(atZoom: transform.state.zoom) else { continue }
+            guard drawing || layer.type == .raster else { continue }
+            guard let set = layerSets[k], layer.isVisible(atZoom: transform.state.zoom) else { fades[k] = nil; continue }
             let cover = TileCover.tiles(for: transform, minZoom: set.minZoom, maxZoom: set.maxZoom,
                                         tileSize: Double(set.tileSize), roundZoom: true)
             var paint: HillshadePaint?
@@ -71,7 +109,54 @@ struct RasterFrame {
                 }
             }
             layers[k] = next.withAncestors()
+            if layer.type == .raster, let time {
+                advanceFade(k, set, time: time, duration: RasterFrame.fadeDuration(layer, zoom: transform.state.zoom), drawing: drawing)
+            }
         }
+    }
+
+    /// Forgets the sequence: the next frame with a time starts one.
+    mutating func forgetFades() {
+        fades.removeAll()
+        retained.removeAll()
+    }
+
+    /// Advances layer `k`'s fade to the frame at `time` (seconds) whose images ``layers`` holds;
+    /// when drawing, marks its fading images and reads the retained tiles under them.
+    private mutating func advanceFade(_ k: Int, _ set: RasterTileSet, time: Double, duration: Double, drawing: Bool) {
+        guard let tiles = layers[k] else { return }
+        guard duration > 0 else { fades[k] = nil; return }
+        if var fade = fades[k], fade.continues(at: time) {
+            fade.advance(to: time, drawing: tiles.images.keys, duration: duration)
+            fades[k] = fade
+        } else {
+            fades[k] = TileFade(time: time, drawing: tiles.images.keys)
+        }
+        guard drawing, let fade = fades[k], !fade.left.isEmpty else { return }
+        var fading: [TileID: UInt32] = [:]
+        for id in tiles.images.keys { if let w = fade.weight(id, duration: duration) { fading[id] = w } }
+        guard !fading.isEmpty else { return }
+        // A left tile overlaps a fading one when one of the two is the other or its ancestor.
+        var fadingAndAbove = Set<TileID>()
+        for id in fading.keys {
+            var a = id
+            while fadingAndAbove.insert(a).inserted && a.z > 0 { a = a.ancestor(atZoom: a.z - 1) }
+        }
+        var under = LayerTiles(coarsest: tiles.coarsest)
+        for id in fade.left.keys {
+            var overlaps = fadingAndAbove.contains(id), a = id
+            while !overlaps && a.z > 0 {
+                a = a.ancestor(atZoom: a.z - 1)
+                overlaps = fading[a] != nil
+            }
+            guard overlaps, let image = load(set, id, nil) else { continue }
+            under.images[id] = image
+            under.finest = max(under.finest, id.z)
+            under.coarsest = min(under.coarsest, id.z)
+        }
+        guard !under.images.isEmpty else { return }
+        layers[k]?.fading = fading
+        retained[k] = under.withAncestors()
     }
 
     /// Tile `id`'s image for this layer, nil when missing (an error is remembered).
