@@ -6,14 +6,15 @@ import Foundation
 /// `fill-extrusion-base` to `fill-extrusion-height` metres, its walls and roof shaded by the
 /// style's ``StyleLight``.
 ///
-/// Visibility is solved by the painter's algorithm, not a depth buffer: buildings are drawn
-/// from the farthest to the nearest (by the depth of their footprint's centre), each one's walls
-/// far to near and then its roof. For prisms seen from above their roofs (every camera Flyby
-/// allows over buildings of ordinary height) a building's roof is never hidden by its own walls,
-/// and every wall is drawn, so the walls facing the camera cover the ones behind them. What it
-/// gets wrong: two buildings whose depth order differs between their parts (a long slab beside
-/// a tower) can be drawn in the wrong order; a depth buffer of the buildings would fix that. On
-/// the terrain the relief's depth buffer hides buildings behind it (``BuildingGround``).
+/// Visibility: walls and roofs are drawn with a depth buffer of the buildings
+/// (``BuildingDepth``, shared by the frame's `fill-extrusion` layers), in the painter's order —
+/// buildings from the farthest to the nearest (by the depth of their footprint's centre), each
+/// one's walls far to near and then its roof. A face pixel is drawn only where no nearer face
+/// was drawn fully before it, so two buildings whose depth order differs between their parts
+/// (a long slab beside a tower) hide each other pixel by pixel; the order keeps the edges
+/// right: an edge pixel a face covers only in part is blended over what was drawn before and
+/// writes no depth, so the face drawn after it still meets it without a seam. On the terrain
+/// the relief's depth buffer hides buildings behind it as well (``BuildingGround``).
 ///
 /// `fill-extrusion-opacity` applies to the layer as a whole, as in MapLibre: below 1 the layer
 /// is drawn opaque into a scratch frame and composited, so no hidden wall shows through.
@@ -223,15 +224,12 @@ extension MapRenderer {
             path.appendPoint(project(wall.bx, wall.by, top))
             path.appendPoint(project(wall.ax, wall.ay, top))
             path.endContour(closed: true, minimumCount: 3)
+            let face = FacePlane(wallFrom: (wall.ax, wall.ay), to: (wall.bx, wall.by), projection)
             if perPixel, let gradient {
-                drawGradientWall(wall.ax, wall.ay, wall.bx, wall.by, ground: ground, projection, gradient, relief,
-                                 target) { shaded(wall.shade * $0) }
-            } else if let relief {
-                let face = FacePlane(wallFrom: (wall.ax, wall.ay), to: (wall.bx, wall.by), projection)
-                let color = shaded(wall.shade * (gradient?.lo ?? 1)).premultipliedARGB
-                fillPathPerPixel(target) { x, y in relief.hides(face, x, y, projection.h) ? nil : color }
+                drawGradientWall(face, ground: ground, projection, gradient, relief, target) { shaded(wall.shade * $0) }
             } else {
-                painter.fill(path, color: shaded(wall.shade * (gradient?.lo ?? 1)), rule: .nonZero, into: target)
+                let color = shaded(wall.shade * (gradient?.lo ?? 1)).premultipliedARGB
+                fillFace(face, projection.h, relief, target) { _, _ in color }
             }
         }
         // The roof: the polygon at the top, lit from above.
@@ -246,13 +244,8 @@ extension MapRenderer {
             }
         }
         guard !path.isEmpty else { return }
-        let roof = shaded(light.shade(normal: (0, 0, 1), bearing: bearing))
-        if let relief {
-            let face = FacePlane(roofAt: top, projection), color = roof.premultipliedARGB
-            fillPathPerPixel(target) { x, y in relief.hides(face, x, y, projection.h) ? nil : color }
-        } else {
-            painter.fill(path, color: roof, rule: .nonZero, into: target)
-        }
+        let face = FacePlane(roofAt: top, projection), color = shaded(light.shade(normal: (0, 0, 1), bearing: bearing)).premultipliedARGB
+        fillFace(face, projection.h, relief, target) { _, _ in color }
     }
 
     /// The wall in ``path`` (from ground point a to b, unit Mercator) with the vertical gradient
@@ -261,19 +254,17 @@ extension MapRenderer {
     /// height z projects to (X/W, Y/W) with (X, Y, W) = M · (s, z, 1), so
     /// z = (row₂ · (u, v, 1)) / (row₃ · (u, v, 1)) with the adjugate's rows (``FacePlane``).
     /// On the terrain, pixels the relief hides are left alone.
-    private mutating func drawGradientWall(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, ground: Double,
-                                           _ projection: ExtrusionProjection, _ gradient: WallGradient, _ relief: BuildingGround?,
+    private mutating func drawGradientWall(_ face: FacePlane, ground: Double, _ projection: ExtrusionProjection,
+                                           _ gradient: WallGradient, _ relief: BuildingGround?,
                                            _ target: PixelBufferView, color: (Double) -> Color) {
         let h = projection.h
-        let face = FacePlane(wallFrom: (ax, ay), to: (bx, by), projection)
         let m = face.matrix
         let z0 = m.5 * m.6 - m.3 * m.8, z1 = m.0 * m.8 - m.2 * m.6, z2 = m.2 * m.3 - m.0 * m.5
         // 64 colours from lo to 1.
         let steps = 63.0
         let ramp = (0...Int(steps)).map { color(gradient.lo + (1 - gradient.lo) * Double($0) / steps).premultipliedARGB }
         let metresPerUnit = 1 / gradient.unitsPerMetre
-        fillPathPerPixel(target) { x, y in
-            if let relief, relief.hides(face, x, y, h) { return nil }
+        fillFace(face, h, relief, target) { x, y in
             let u = Double(x) + 0.5 - h.originX, v = Double(y) + 0.5 - h.originY
             let wz = face.w0 * u + face.w1 * v + face.w2
             guard wz != 0 else { return ramp[0] }
@@ -283,10 +274,23 @@ extension MapRenderer {
         }
     }
 
-    /// Fills ``path`` with a colour per covered pixel (nil: the pixel is left alone), anti-aliased
-    /// by its coverage: the coverage goes into the scratch mask, then each covered pixel asks
-    /// `colorAt`.
-    private mutating func fillPathPerPixel(_ target: PixelBufferView, _ colorAt: (Int, Int) -> UInt32?) {
+    /// Fills ``path``, the outline of building face `face` (homography `h`), with a colour per
+    /// covered pixel, anti-aliased by its coverage and tested against the buildings' depth buffer
+    /// (``BuildingDepth``) and, on the terrain, the relief's (`relief`): the coverage goes into
+    /// the scratch mask, then each covered pixel that nothing nearer hides asks `colorAt`. The blend is
+    /// the painter's own (an opaque colour stored where fully covered, mixed with one rounding at
+    /// an edge; a translucent one blended over), so a face nothing hides gives the pixels
+    /// ``Painter/fill(_:color:rule:clip:into:)-(_,_,_,_,PixelBufferView)`` gives.
+    @inline(__always)
+    private mutating func fillFace(_ face: FacePlane, _ h: Homography, _ relief: BuildingGround?, _ target: PixelBufferView,
+                                   _ colorAt: (Int, Int) -> UInt32) {
+        // One loop for each case, so that the flat map's tests nothing per pixel for the relief.
+        if let relief { fillFace(face, h, relief, target, colorAt) } else { fillFace(face, h, OpenGround(), target, colorAt) }
+    }
+
+    @inline(__always)
+    private mutating func fillFace<R: FaceOcclusion>(_ face: FacePlane, _ h: Homography, _ relief: R, _ target: PixelBufferView,
+                                                     _ colorAt: (Int, Int) -> UInt32) {
         var mask = patternMask ?? PixelBuffer(width: width, height: height)
         patternMask = nil
         if mask.width != width || mask.height != height { mask = PixelBuffer(width: width, height: height) }
@@ -295,10 +299,59 @@ extension MapRenderer {
         let box = MapRenderer.pixelBox(bounds.minX - 1, bounds.minY - 1, bounds.maxX + 1, bounds.maxY + 1)
             .intersection(PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)).intersection(painter.rowRect)
         guard !box.isEmpty else { return }
+        buildingDepth.prepare(width: width, height: height, rows: painter.rows)
+        let w = width
+        let scale = 1 / face.determinant
         mask.withView { m in
             painter.fill(path, color: .white, rule: .nonZero, into: m)
-            MapRenderer.compositeCoverage(m, box: box, opacity: 255, into: target, colorAt)
+            buildingDepth.depths.withUnsafeMutableBufferPointer { depth in
+                // The key: −1/W, smaller nearer (1/W is affine on the screen), stepped along a row.
+                let stepKey = -face.w0 * scale
+                for y in box.minY..<box.maxY {
+                    let cover = m.row(y), row = target.row(y)
+                    let v = Double(y) + 0.5 - h.originY, u0 = Double(box.minX) + 0.5 - h.originX
+                    let rowKey = -(face.w0 * u0 + face.w1 * v + face.w2) * scale
+                    for x in box.minX..<box.maxX {
+                        let c = cover[x] >> 24
+                        guard c != 0 else { continue }
+                        cover[x] = 0
+                        let key = Float(rowKey + Double(x - box.minX) * stepKey)
+                        let k = y * w + x
+                        guard key < depth[k] else { continue }
+                        if relief.hides(face, x, y, h) { continue }
+                        let color = colorAt(x, y)
+                        if c == 255 {
+                            depth[k] = key
+                            row[x] = color >> 24 == 255 ? color : PixelBlend.sourceOver(color, row[x])
+                        } else if color >> 24 == 255 {
+                            row[x] = PixelBlend.blendOpaque(color, coverage: c, row[x])
+                        } else {
+                            row[x] = PixelBlend.sourceOver(PixelBlend.scale(color, by: c), row[x])
+                        }
+                    }
+                }
+            }
         }
+    }
+}
+
+/// The depth buffer of the buildings (``MapRenderer/drawFillExtrusions(_:_:_:on:_:)``): for each
+/// pixel a face has covered fully, −1/W of that face there (W the camera depth; smaller is
+/// nearer), +∞ where none has. Cleared once per frame, for the renderer's rows, when the first
+/// face is drawn; the storage is kept from frame to frame.
+struct BuildingDepth {
+    var depths: [Float] = []
+    /// False at the start of a frame's layers: the next face clears the rows first.
+    var isCleared = false
+
+    /// Sizes the buffer to `width × height` and, once per frame, clears `rows`.
+    mutating func prepare(width: Int, height: Int, rows: Range<Int>) {
+        guard !isCleared else { return }
+        isCleared = true
+        if depths.count != width * height { depths = Array(repeating: .infinity, count: width * height); return }
+        let lo = max(0, rows.lowerBound), hi = min(height, rows.upperBound)
+        guard lo < hi else { return }
+        depths.withUnsafeMutableBufferPointer { d in for k in (lo * width)..<(hi * width) { d[k] = .infinity } }
     }
 }
 
@@ -342,6 +395,17 @@ struct FacePlane {
     }
 }
 
+/// What may hide a building face's pixel besides other buildings: the relief on the terrain
+/// (``BuildingGround``), nothing on the flat map (``OpenGround``).
+protocol FaceOcclusion {
+    func hides(_ face: FacePlane, _ x: Int, _ y: Int, _ h: Homography) -> Bool
+}
+
+/// The flat map: nothing in front of a building but other buildings.
+struct OpenGround: FaceOcclusion {
+    @inline(__always) func hides(_ face: FacePlane, _ x: Int, _ y: Int, _ h: Homography) -> Bool { false }
+}
+
 /// The relief under and in front of buildings on the terrain (``MapRenderer/drawFillExtrusions``).
 ///
 /// A building stands on the relief as MapLibre and Mapbox draw it (base on the ground, flat
@@ -350,7 +414,7 @@ struct FacePlane {
 /// floats on a slope (the walls go down into the slope uphill, where the relief hides them).
 /// Every wall and roof pixel is tested against the relief's depth buffer (when there is one:
 /// feature queries lift buildings without testing).
-struct BuildingGround {
+struct BuildingGround: FaceOcclusion {
     let surface: ReliefSurface
     let depth: DepthBuffer?
     let worldSize: Double

@@ -40,6 +40,7 @@ extension MapRenderer {
     /// The `fill-extrusion` layers, in style order, standing on the relief and hidden where it
     /// is in front of them (the texture leaves them out: ``drawsExtrusions``).
     mutating func drawExtrusionsOnRelief(_ g: FrameGeometry, _ view: PixelBufferView) {
+        buildingDepth.isCleared = false
         for (k, layer) in style.style.layers.enumerated() where layer.type == .fillExtrusion {
             guard layer.isVisible(atZoom: g.zoom), layerRange?.contains(k) ?? true else { continue }
             drawFillExtrusions(k, layer, g, on: drapes[0], view)

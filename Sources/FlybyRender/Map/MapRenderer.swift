@@ -179,6 +179,9 @@ public struct MapRenderer {
     var bandBounds: [Int] = []
     /// The scratch frame of translucent `fill-extrusion` layers (ExtrusionDrawing.swift), reused.
     var extrusionScratch: PixelBuffer?
+    /// The buildings' depth buffer (ExtrusionDrawing.swift, ``BuildingDepth``): shared by the
+    /// `fill-extrusion` layers of a frame, allocated on first use.
+    var buildingDepth = BuildingDepth()
     /// The coverage scratch of pattern fills and pattern/gradient lines (WorldPattern.swift,
     /// LineShading.swift): all zero between draws; allocated on first use.
     var patternMask: PixelBuffer?
@@ -455,6 +458,7 @@ public struct MapRenderer {
     /// Draws the fill, line and circle layers (and the custom layers between them) in style order,
     /// into the rows of ``painter``.
     mutating func drawLayers(_ g: FrameGeometry, _ view: PixelBufferView) {
+        buildingDepth.isCleared = false
         for (k, layer) in style.style.layers.enumerated() {
             if !customLayers.isEmpty { drawCustomLayers(before: k, g, view) }
             guard layer.isVisible(atZoom: g.zoom) else { continue }
