@@ -134,10 +134,8 @@ extension MapRenderer {
                 guard let at = RasterPoint(inv, u: u, v: v), let hit = lookup.find(at.x, at.y) else { x += 1; continue }
                 let n = hit.size
                 let sx = (at.x * hit.scale - hit.originX), sy = (at.y * hit.scale - hit.originY)   // tile pixels, 0…n
-                if hit.fade < 256, let old = under?.find(at.x, at.y) {
-                    // Fading in: mixed with the tile it replaces (``TileFade``), then painted.
-                    let replaced = paint.sample(old, at.x * old.scale - old.originX, at.y * old.scale - old.originY)
-                    paint.blend(RasterSampling.lerp(replaced, paint.sample(hit, sx, sy), hit.fade), into: dst + x)
+                if lookup.lastFade < 256, under != nil {
+                    Self.drawFading(hit, sx, sy, at, lookup.lastFade, &under!, paint, into: dst + x)
                     x += 1
                     continue
                 }
@@ -157,6 +155,19 @@ extension MapRenderer {
                 x += 1
             }
         }
+    }
+
+    /// A pixel of a tile fading in (``TileFade``): its sample mixed with the retained tile's
+    /// under it (`under`), then painted; the tile's alone where none is under it. Kept out of
+    /// line so that the drawing loop's own sampling stays inlined.
+    @inline(never)
+    private static func drawFading(_ hit: RasterLookup.Hit, _ sx: Double, _ sy: Double, _ at: RasterPoint, _ weight: UInt32,
+                                   _ under: inout RasterLookup, _ paint: RasterPaint, into dst: UnsafeMutablePointer<UInt32>) {
+        var p = paint.sample(hit, sx, sy)
+        if let old = under.find(at.x, at.y) {
+            p = RasterSampling.lerp(paint.sample(old, at.x * old.scale - old.originX, at.y * old.scale - old.originY), p, weight)
+        }
+        paint.blend(p, into: dst)
     }
 
     @inline(__always)
@@ -258,10 +269,11 @@ struct RasterLookup {
         let isOpaque: Bool
         /// Tile pixels per unit Mercator at the tile's level (2^z · size), and the tile's origin in them.
         let scale: Double, originX: Double, originY: Double
-        /// The tile's weight over the retained tiles under it while it fades in, in 1/256 (256:
-        /// drawn fully; ``RasterFrame/LayerTiles/fading``).
-        let fade: UInt32
     }
+    /// The last tile's weight over the retained tiles under it while it fades in, in 1/256 (256:
+    /// drawn fully; ``RasterFrame/LayerTiles/fading``). Kept out of ``Hit``, which the drawing
+    /// loops copy per pixel.
+    var lastFade: UInt32 = 256
 
     init(_ tiles: RasterFrame.LayerTiles) {
         self.tiles = tiles
@@ -296,9 +308,8 @@ struct RasterLookup {
             let id = TileID(z: z, x: kx >> shift, y: ky >> shift)
             if let image = tiles.images[id] {
                 let n = Double(image.size)
-                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n,
-                           originX: Double(id.x) * n, originY: Double(id.y) * n,
-                           fade: tiles.fading.isEmpty ? 256 : tiles.fading[id] ?? 256)
+                last = Hit(pixels: UnsafePointer(image.storage), size: image.size, isOpaque: image.isOpaque, scale: Double(1 << z) * n, originX: Double(id.x) * n, originY: Double(id.y) * n)
+                lastFade = tiles.fading.isEmpty ? 256 : tiles.fading[id] ?? 256
                 if !tiles.ancestors.contains(id) { lastLeaf = (shift, id.x, id.y) }
                 break
             }
