@@ -277,10 +277,10 @@ extension MapRenderer {
     /// Fills ``path``, the outline of building face `face` (homography `h`), with a colour per
     /// covered pixel, anti-aliased by its coverage and tested against the buildings' depth buffer
     /// (``BuildingDepth``) and, on the terrain, the relief's (`relief`): the coverage goes into
-    /// the scratch mask, then each covered pixel that nothing nearer hides asks `colorAt`. The blend is
-    /// the painter's own (an opaque colour stored where fully covered, mixed with one rounding at
-    /// an edge; a translucent one blended over), so a face nothing hides gives the pixels
-    /// ``Painter/fill(_:color:rule:clip:into:)-(_,_,_,_,PixelBufferView)`` gives.
+    /// the scratch mask, then each covered pixel that nothing nearer hides asks `colorAt`. The
+    /// blend is the painter's own (an opaque colour stored where fully covered, mixed with one
+    /// rounding at an edge; a translucent one blended over), so a face nothing hides gives the
+    /// pixels ``Painter/fill(_:color:rule:clip:into:)-(_,_,_,_,PixelBufferView)`` gives.
     @inline(__always)
     private mutating func fillFace(_ face: FacePlane, _ h: Homography, _ relief: BuildingGround?, _ target: PixelBufferView,
                                    _ colorAt: (Int, Int) -> UInt32) {
@@ -304,7 +304,7 @@ extension MapRenderer {
         let scale = 1 / face.determinant
         mask.withView { m in
             painter.fill(path, color: .white, rule: .nonZero, into: m)
-            buildingDepth.depths.withUnsafeMutableBufferPointer { depth in
+            buildingDepth.buffer.depths.withUnsafeMutableBufferPointer { depth in
                 // The key: −1/W, smaller nearer (1/W is affine on the screen), stepped along a row.
                 let stepKey = -face.w0 * scale
                 for y in box.minY..<box.maxY {
@@ -340,7 +340,7 @@ extension MapRenderer {
 /// nearer), +∞ where none has. Cleared once per frame, for the renderer's rows, when the first
 /// face is drawn; the storage is kept from frame to frame.
 struct BuildingDepth {
-    var depths: [Float] = []
+    var buffer = DepthBuffer(width: 0, height: 0)
     /// False at the start of a frame's layers: the next face clears the rows first.
     var isCleared = false
 
@@ -348,10 +348,7 @@ struct BuildingDepth {
     mutating func prepare(width: Int, height: Int, rows: Range<Int>) {
         guard !isCleared else { return }
         isCleared = true
-        if depths.count != width * height { depths = Array(repeating: .infinity, count: width * height); return }
-        let lo = max(0, rows.lowerBound), hi = min(height, rows.upperBound)
-        guard lo < hi else { return }
-        depths.withUnsafeMutableBufferPointer { d in for k in (lo * width)..<(hi * width) { d[k] = .infinity } }
+        if buffer.width != width || buffer.height != height { buffer.reset(width: width, height: height) } else { buffer.clear(rows: rows) }
     }
 }
 
