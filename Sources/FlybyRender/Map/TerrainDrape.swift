@@ -60,6 +60,9 @@ struct TerrainDrape {
     /// ground point rather than its texture coordinates (``DrapeMesh/Attributes``; off: texture
     /// coordinates, for tests).
     var interpolatesGround = true
+    /// Shade one bilinear layer over a one-colour background in its own loop
+    /// (``DrapeMesh/specialisesOneLayer``; off: the generic loop, for tests).
+    var specialisesOneLayer = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -123,6 +126,7 @@ struct TerrainDrape {
             key = newKey
         }
         let rasters = direct.flatMap { reliefRasters($0, camera, g, pixelRatio: pixelRatio) }
+        self.mesh.specialisesOneLayer = specialisesOneLayer
         let mesh = mesh
         withOutput(view) { out in
             if bands == 1 {
@@ -343,6 +347,9 @@ struct DrapeMesh: Sendable {
     var ground: [SIMD2<Float>] = []
     /// What the raster interpolates across the triangles.
     var attributes = Attributes.texture
+    /// Shade one bilinear layer over a one-colour background in ``shadeOneLayer(rows:_:fog:_:)``
+    /// (off: the generic loop; the pixels are the same, tested).
+    var specialisesOneLayer = true
 
     /// The per-pixel attributes of the raster (``DrapeOutput/uv``).
     enum Attributes: Equatable {
@@ -484,6 +491,9 @@ struct DrapeMesh: Sendable {
         let b0 = ((cx - px) * (ay - py0) - (cy - py0) * (ax - px)) * sign
         let c0 = ((ax - px) * (by - py0) - (ay - py0) * (bx - px)) * sign
         let rowA = (cx - bx) * 256 * sign, rowB = (ax - cx) * 256 * sign, rowC = (bx - ax) * 256 * sign
+        // The outputs in locals: the stores through them cannot change them (`out` itself may
+        // live in memory the compiler would otherwise reload after every store).
+        let depth = out.depth, uv = out.uv
         var kept = false
         rowLoop: for y in minY...maxY {
             let dy = Int64(y - minY)
@@ -508,10 +518,10 @@ struct DrapeMesh: Sendable {
             for _ in start...maxX {
                 if ea | eb | ec >= 0 {
                     entered = true
-                    if iz * out.depth[k] > 1 {
+                    if iz * depth[k] > 1 {
                         let z = 1 / iz
-                        out.depth[k] = z
-                        out.uv[k] = t * z
+                        depth[k] = z
+                        uv[k] = t * z
                         kept = true
                     }
                 } else if entered {
@@ -598,7 +608,11 @@ struct DrapeMesh: Sendable {
         }
         if case .ground(let background) = attributes {
             var ground = GroundRasters(out: out, background: background, sampler: ReliefRasters.Sampler(rasters))
-            shade(rows: rows, out, fog: fog, &ground)
+            if specialisesOneLayer && rasters.layers.count == 1 && !rasters.layers[0].paint.nearest {
+                shadeOneLayer(rows: rows, out, fog: fog, &ground)
+            } else {
+                shade(rows: rows, out, fog: fog, &ground)
+            }
         } else {
             var over = TextureRasters(texture: texture, sampler: ReliefRasters.Sampler(rasters))
             shade(rows: rows, out, fog: fog, &over)
@@ -609,8 +623,7 @@ struct DrapeMesh: Sendable {
     /// uncovered pixels over the flat ground (one loop, specialised for each kind).
     @inline(__always)
     private func shade<P: ReliefPixels>(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, _ pixels: inout P) {
-        let w = width, tw = textureWidth
-        let tex = out.texture
+        let w = width
         for y in rows {
             let row = out.view.row(y)
             // Below the flat horizon, an uncovered pixel shows the flat map (the relief in front
@@ -620,14 +633,62 @@ struct DrapeMesh: Sendable {
                 let k = y * w + x
                 let z = out.depth[k]
                 guard z.isFinite else {
-                    let own = tex[(y + marginTop) * tw + x + marginX]
-                    row[x] = flatGround ? pixels.flat(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5) : own
+                    row[x] = uncovered(x: x, y: y, flatGround: flatGround, out.texture, &pixels)
                     continue
                 }
-                var p = pixels.covered(k)
-                let f = fog.amount(depth: z)
-                if f > 0 { p = scaleAll(p, 256 - f) &+ scaleAll(fog.color, f) }
-                row[x] = p
+                row[x] = fog.over(pixels.covered(k), depth: z)
+            }
+        }
+    }
+}
+
+extension DrapeMesh {
+    /// Screen pixel (`x`, `y`), which the relief leaves uncovered: the texture's own pixel (the
+    /// sky), or below the flat horizon (`flatGround`) the flat map there with the layers the
+    /// texture left out.
+    @inline(__always)
+    private func uncovered<P: ReliefPixels>(x: Int, y: Int, flatGround: Bool, _ texture: UnsafePointer<UInt32>,
+                                            _ pixels: inout P) -> UInt32 {
+        let own = texture[(y + marginTop) * textureWidth + x + marginX]
+        return flatGround ? pixels.flat(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5) : own
+    }
+
+    /// ``shade(rows:_:fog:_:)`` for the commonest terrain frame: one bilinear `raster` or
+    /// `hillshade` layer over a one-colour background, sampled at the ground points the raster
+    /// interpolated. The same pixels, computed the same way (tested against the generic loop):
+    /// the held tile's frame (``ReliefRasters/LayerSampler``) is kept in locals, so the
+    /// per-pixel work stays in registers; a point outside it goes through the sampler's lookup.
+    private func shadeOneLayer(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, _ pixels: inout GroundRasters) {
+        let w = width
+        let background = pixels.background, paint = pixels.sampler.first.paint
+        // The held tile: pixels, side, corner (ground point) and pixels per world point.
+        var tile: UnsafePointer<UInt32>? = nil
+        var side = 0, size = 0.0, cornerX = 0.0, cornerY = 0.0, perPoint = 0.0
+        func hold(_ layer: ReliefRasters.LayerSampler) {
+            tile = layer.held?.pixels; side = layer.held?.size ?? 0; size = layer.size
+            cornerX = layer.cornerX; cornerY = layer.cornerY; perPoint = layer.pixelsPerPoint
+        }
+        hold(pixels.sampler.first)
+        for y in rows {
+            let row = out.view.row(y)
+            let flatGround = y + marginTop >= top
+            for x in 0..<w {
+                let k = y * w + x
+                let z = out.depth[k]
+                guard z.isFinite else {
+                    row[x] = uncovered(x: x, y: y, flatGround: flatGround, out.texture, &pixels)
+                    continue
+                }
+                let g = out.uv[k]
+                let sx = (Double(g.x) - cornerX) * perPoint, sy = (Double(g.y) - cornerY) * perPoint
+                let p: UInt32
+                if let tile, sx >= 0 && sx < size && sy >= 0 && sy < size {
+                    p = paint.blend(RasterSampling.bilinear(tile, side, sx, sy), over: background)
+                } else {
+                    p = pixels.sampler.first.find(background, g.x, g.y, pixels.sampler.rasters)
+                    hold(pixels.sampler.first)
+                }
+                row[x] = fog.over(p, depth: z)
             }
         }
     }
@@ -706,6 +767,13 @@ struct Fog {
     init(color: UInt32, start: Float, end: Float, opacity: Float) {
         self.color = color; self.start = start; self.opacity = opacity
         rate = end > start ? 1 / (end - start) : 0
+    }
+
+    /// `p` (premultiplied) with the fog at `depth` over it.
+    @inline(__always)
+    func over(_ p: UInt32, depth: Float) -> UInt32 {
+        let f = amount(depth: depth)
+        return f > 0 ? scaleAll(p, 256 - f) &+ scaleAll(color, f) : p
     }
 
     /// The fog's weight at `depth`, 0…256.

@@ -38,12 +38,25 @@ public final class RasterImage: CachedTile, @unchecked Sendable {
 }
 
 /// The elevations of a `raster-dem` tile in metres, `size × size`, row-major, top row first.
-final class ElevationTile: CachedTile {
+///
+/// Like ``RasterImage``, the heights live in memory the tile owns (freed with it) and are never
+/// written after `init`: the mesh's and the hillshade's loops read them through a plain pointer
+/// while they hold the tile, with no reference counting per read. Safe to share between threads.
+final class ElevationTile: CachedTile, @unchecked Sendable {
     let size: Int
-    let heights: [Float]
-    var byteCount: Int { 128 + heights.count * 4 }
+    let heights: UnsafePointer<Float>
+    var byteCount: Int { 128 + size * size * 4 }
 
-    init(size: Int, heights: [Float]) { self.size = size; self.heights = heights }
+    /// - Precondition: `heights.count == size * size`.
+    init(size: Int, heights: [Float]) {
+        precondition(heights.count == size * size, "a DEM tile is size × size heights")
+        self.size = size
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(1, heights.count))
+        _ = UnsafeMutableBufferPointer(start: storage, count: heights.count).initialize(from: heights)
+        self.heights = UnsafePointer(storage)
+    }
+
+    deinit { UnsafeMutablePointer(mutating: heights).deallocate() }
 }
 
 /// A style's `raster` or `raster-dem` source: its archive, zoom range, tile size, and the tiles

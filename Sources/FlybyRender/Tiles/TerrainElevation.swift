@@ -42,6 +42,10 @@ public final class TerrainElevation: Sendable {
     struct TileMemo {
         var id: TileID?
         var tile: ElevationTile?
+        /// When ``tile`` is a tile of the DEM's size: its heights (valid while the memo holds
+        /// it), and its first pixel's column and row in the world's DEM pixels.
+        var heights: UnsafePointer<Float>?
+        var originX = 0, originY = 0
     }
 
     /// ``elevation(at:)`` reading tiles through `memo`.
@@ -57,6 +61,21 @@ public final class TerrainElevation: Sendable {
         let x0 = px.rounded(.down), y0 = py.rounded(.down)
         let fx = px - x0, fy = py - y0
         var sum = 0.0, weight = 0.0
+        // The four pixels inside the memo's tile (most points of a mesh): read directly, the
+        // same sum as below (no wrap or clamp applies inside a tile).
+        let lx = Int(x0) - memo.originX, ly = Int(y0) - memo.originY
+        if let heights = memo.heights, lx >= 0, ly >= 0, lx + 1 < n, ly + 1 < n {
+            for corner in 0..<4 {
+                let dx = corner & 1, dy = corner >> 1
+                let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
+                let h = heights[(ly + dy) * n + lx + dx]
+                guard w > 0, !h.isNaN else { continue }
+                sum += w * Double(h)
+                weight += w
+            }
+            guard weight > 0 else { return nil }
+            return sum / weight * exaggeration
+        }
         for corner in 0..<4 {
             let dx = corner & 1, dy = corner >> 1   // (0, 0), (1, 0), (0, 1), (1, 1)
             let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
@@ -103,6 +122,10 @@ public final class TerrainElevation: Sendable {
                 return nil
             }
             memo = TileMemo(id: id, tile: tile)
+            if let tile, tile.size == n {
+                memo.heights = tile.heights
+                memo.originX = id.x * n; memo.originY = id.y * n
+            }
         }
         guard let tile, tile.size == n else { return nil }
         let h = tile.heights[(y % n) * n + x % n]

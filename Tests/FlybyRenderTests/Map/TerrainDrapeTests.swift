@@ -226,6 +226,29 @@ import Testing
         }
     }
 
+    /// The loop specialised for one hillshade over a one-colour background (the commonest
+    /// terrain frame) draws the generic loop's pixels exactly, for every camera (pitch 0 to 85,
+    /// the relief nearer than the near limit, the flat ground under the skyline) and 1 or 3 bands.
+    @Test func theOneLayerShadingLoopDrawsTheGenericLoopsPixels() throws {
+        for camera in Self.cameras {
+            for threads in [1, 3] {
+                var frames: [PixelBuffer] = []
+                for specialised in [true, false] {
+                    var r = try MapRenderer(style: Self.style, width: 320, height: 180)
+                    r.threads = threads
+                    _ = r.prepareDrape()
+                    r.drapes[0].specialisesOneLayer = specialised
+                    var f = PixelBuffer(width: 320, height: 180)
+                    r.render(camera: camera, into: &f)
+                    #expect(r.drapes[0].mesh.attributes != .texture, "the ground-point path is the one tested")
+                    frames.append(f)
+                }
+                let same = frames[0] == frames[1]
+                #expect(same, "camera \(camera), \(threads) threads: \(Self.differences(frames[0], frames[1]))")
+            }
+        }
+    }
+
     /// A layer other than raster, hillshade and background (a line) must lie over the hillshade
     /// in the texture, so the texture draws everything again.
     @Test func aLineOverTheHillshadeSendsTheHillshadeBackThroughTheTexture() throws {
