@@ -152,7 +152,6 @@ struct RasterFrame {
             guard overlaps, let image = load(set, id, nil) else { continue }
             under.images[id] = image
             under.finest = max(under.finest, id.z)
-            under.coarsest = min(under.coarsest, id.z)
         }
         guard !under.images.isEmpty else { return }
         layers[k]?.fading = fading

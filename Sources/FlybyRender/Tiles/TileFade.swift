@@ -45,9 +45,22 @@ struct TileFade: Sendable {
 
     /// The frame at time `t` (which must continue the sequence) draws `drawn`; fades last
     /// `duration` seconds.
+    ///
+    /// A tile that returns within a fade of leaving (the camera zooms back across a level) takes
+    /// up its fade where the tiles that replaced it left off: they rose from 0 when it left, so it
+    /// returns at weight 1 − (t − left) / `duration`, as if it had appeared that much earlier,
+    /// and the frame goes on from the one before instead of jumping to the replacement drawn fully.
     mutating func advance(to t: Double, drawing drawn: some Sequence<TileID>, duration: Double) {
         var next: [TileID: Double] = [:]
-        for id in drawn { next[id] = appeared[id] ?? t }
+        for id in drawn {
+            if let since = appeared[id] {
+                next[id] = since
+            } else if let gone = left[id], t - gone < duration {
+                next[id] = t - duration + (t - gone)
+            } else {
+                next[id] = t
+            }
+        }
         for id in appeared.keys where next[id] == nil { left[id] = t }
         left = left.filter { next[$0.key] == nil && t - $0.value < duration }
         appeared = next

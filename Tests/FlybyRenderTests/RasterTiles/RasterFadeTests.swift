@@ -62,6 +62,20 @@ import Testing
         #expect(Self.centre(&r, zoom: 0.4, time: 1.5) == Self.red)
     }
 
+    /// Zooming back across the level within the fade: the parent takes up its fade where its
+    /// children left off (half of each at 0.75 s, as the frame before went from three quarters
+    /// red towards half) instead of starting from 0 (all blue: the jump the frame showed before).
+    @Test func aTileThatReturnsWithinTheFadeTakesUpWhereItsReplacementLeftOff() throws {
+        var r = try Self.renderer()
+        #expect(Self.centre(&r, zoom: 0.4, time: 0) == Self.red)
+        #expect(Self.centre(&r, zoom: 0.6, time: 0.25) == Self.red)       // level 2 appears
+        #expect(Self.centre(&r, zoom: 0.6, time: 0.5) == 0xFFBF_0040)     // red · 192 + blue · 64
+        // Level 1 returns 0.5 s after it left: weight 1 − 0.5 = 128/256 over the blue it replaces.
+        #expect(Self.centre(&r, zoom: 0.4, time: 0.75) == 0xFF80_0080)
+        #expect(Self.centre(&r, zoom: 0.4, time: 1.0) == 0xFFBF_0040)
+        #expect(Self.centre(&r, zoom: 0.4, time: 1.25) == Self.red)
+    }
+
     @Test func aSnapshotAndTheFirstFrameOfASequenceShowEveryTileFully() throws {
         var r = try Self.renderer()
         #expect(Self.centre(&r, zoom: 0.4, time: 0) == Self.red)
