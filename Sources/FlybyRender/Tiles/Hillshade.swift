@@ -139,6 +139,10 @@ struct HillshadePaint: Equatable {
         let a = azimuth * Double.pi / 180, h = HillshadePaint.altitude * Double.pi / 180
         let lx = Float(sin(a) * cos(h)), ly = Float(cos(a) * cos(h)), lz = Float(sin(h))
         let strength = Float(2 * exaggeration), accentStrength = Float(exaggeration)
+        // The three colours scaled by every alpha 0…255 (`PixelBlend.scale`), looked up per pixel.
+        let highlights = (0...255).map { PixelBlend.scale(highlight, by: UInt32($0)) }
+        let shadows = (0...255).map { PixelBlend.scale(shadow, by: UInt32($0)) }
+        let accents = (0...255).map { PixelBlend.scale(accent, by: UInt32($0)) }
         var pixels = [UInt32](repeating: 0, count: n * n)
         slope.dx.withUnsafeBufferPointer { dx in
             slope.dy.withUnsafeBufferPointer { dy in
@@ -150,9 +154,10 @@ struct HillshadePaint: Equatable {
                             let dot = (-gx * lx - gn * ly + lz) * norm
                             let d = dot - lz
                             let alpha = min(1, abs(d) * strength)
-                            var p = PixelBlend.scale(d >= 0 ? highlight : shadow, by: UInt32(alpha * 255 + 0.5))
+                            let level = Int(UInt32(alpha * 255 + 0.5))
+                            var p = d >= 0 ? highlights[level] : shadows[level]
                             let accentAlpha = min(1, (1 - norm) * accentStrength)
-                            if accentAlpha > 0 { p = PixelBlend.sourceOver(PixelBlend.scale(accent, by: UInt32(accentAlpha * 255 + 0.5)), p) }
+                            if accentAlpha > 0 { p = PixelBlend.sourceOver(accents[Int(UInt32(accentAlpha * 255 + 0.5))], p) }
                             out[k] = p
                         }
                     }
