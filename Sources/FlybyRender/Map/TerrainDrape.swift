@@ -39,6 +39,11 @@ struct TerrainDrape {
     let marginBottom: Int
     /// Texture pixels between mesh vertices.
     let step: Int
+    /// Rows of ground below the texture that a pitched grid of ground points also covers
+    /// (``buildMesh(_:threads:)``): the frame's height.
+    var nearRows: Int { depth.height }
+    /// Texture rows between the vertex rows of the grid below the texture.
+    var nearStep: Int { 4 * step }
     let elevation: TerrainElevation
     /// The frame's depth buffer (points along the view axis; infinity: no relief, sky).
     var depth: DepthBuffer
@@ -219,13 +224,25 @@ struct TerrainDrape {
     // MARK: Mesh
 
     /// The grid of vertices over the texture's ground (rows from the horizon down).
+    ///
+    /// When the raster carries ground points (``DrapeMesh/Attributes/ground(background:)``) the
+    /// texture is never read under the relief, so on a pitched map the grid runs on below the
+    /// texture, over ground nearer the camera (``nearRows`` more texture rows' worth, one vertex
+    /// row every ``nearStep`` rows there; the columns stay the same, so the grids meet without
+    /// a crack): relief higher than the ground plane near the camera (the camera over a ridge)
+    /// rises into the bottom of the screen from there, where the texture's own ground ends too
+    /// soon and the flat map would show instead. The ground points stay exact on every facet
+    /// (the hillshade is sampled per pixel); only the near relief's shape is sampled coarser.
     mutating func buildMesh(_ g: FrameGeometry, threads: Int) {
         let tw = image.width, th = image.height
         let top = g.pitched ? max(0, Int((g.horizonY + Double(marginTop)).rounded(.up))) : 0
         guard top < th else { mesh.columns = 0; mesh.rows = 0; return }
+        let near = g.pitched && mesh.attributes != .texture ? (nearRows + nearStep - 1) / nearStep : 0
+        let textureRows = (th - top + step - 1) / step + 1
         mesh.columns = (tw + step - 1) / step + 1
-        mesh.rows = (th - top + step - 1) / step + 1
-        let columns = mesh.columns, rows = mesh.rows, step = step, mx = Double(marginX), mt = Double(marginTop)
+        mesh.rows = textureRows + near
+        let columns = mesh.columns, rows = mesh.rows, step = step, nearStep = nearStep
+        let mx = Double(marginX), mt = Double(marginTop)
         // The last frame's arrays, refilled (their storage kept); ground points only when the
         // raster carries them.
         var vertices = mesh.vertices, ground = mesh.ground
@@ -245,7 +262,7 @@ struct TerrainDrape {
                 DispatchQueue.concurrentPerform(iterations: bands) { k in
                     var memo = TerrainElevation.TileMemo()
                     for j in (k * rows / bands)..<((k + 1) * rows / bands) {
-                        let ty = Double(min(th, top + j * step))
+                        let ty = Double(j < textureRows ? min(th, top + j * step) : th + (j - textureRows + 1) * nearStep)
                         for i in 0..<columns {
                             let tx = Double(min(tw, i * step))
                             let w = t.worldPoint(for: ScreenPoint(x: tx - mx, y: ty - mt))
