@@ -65,9 +65,6 @@ struct TerrainDrape {
     /// ground point rather than its texture coordinates (``DrapeMesh/Attributes``; off: texture
     /// coordinates, for tests).
     var interpolatesGround = true
-    /// Shade one bilinear layer over a one-colour background in its own loop
-    /// (``DrapeMesh/specialisesOneLayer``; off: the generic loop, for tests).
-    var specialisesOneLayer = true
 
     struct DrapeKey: Equatable {
         var camera: CameraState
@@ -131,7 +128,6 @@ struct TerrainDrape {
             key = newKey
         }
         let rasters = direct.flatMap { reliefRasters($0, camera, g, pixelRatio: pixelRatio) }
-        self.mesh.specialisesOneLayer = specialisesOneLayer
         let mesh = mesh
         withOutput(view) { out in
             if bands == 1 {
@@ -364,8 +360,8 @@ struct DrapeMesh: Sendable {
     var ground: [SIMD2<Float>] = []
     /// What the raster interpolates across the triangles.
     var attributes = Attributes.texture
-    /// Shade one bilinear layer over a one-colour background in ``shadeOneLayer(rows:_:fog:_:)``
-    /// (off: the generic loop; the pixels are the same, tested).
+    /// Shade one bilinear layer over a one-colour background through ``OneLayerGround`` (off:
+    /// ``GroundRasters``, for tests; the pixels are the same, tested).
     var specialisesOneLayer = true
 
     /// The per-pixel attributes of the raster (``DrapeOutput/uv``).
@@ -626,7 +622,8 @@ struct DrapeMesh: Sendable {
         if case .ground(let background) = attributes {
             var ground = GroundRasters(out: out, background: background, sampler: ReliefRasters.Sampler(rasters))
             if specialisesOneLayer && rasters.layers.count == 1 && !rasters.layers[0].paint.nearest {
-                shadeOneLayer(rows: rows, out, fog: fog, &ground)
+                var one = OneLayerGround(ground)
+                shade(rows: rows, out, fog: fog, &one)
             } else {
                 shade(rows: rows, out, fog: fog, &ground)
             }
@@ -668,46 +665,6 @@ extension DrapeMesh {
                                             _ pixels: inout P) -> UInt32 {
         let own = texture[(y + marginTop) * textureWidth + x + marginX]
         return flatGround ? pixels.flat(own, u: Double(x + marginX) + 0.5, v: Double(y + marginTop) + 0.5) : own
-    }
-
-    /// ``shade(rows:_:fog:_:)`` for the commonest terrain frame: one bilinear `raster` or
-    /// `hillshade` layer over a one-colour background, sampled at the ground points the raster
-    /// interpolated. The same pixels, computed the same way (tested against the generic loop):
-    /// the held tile's frame (``ReliefRasters/LayerSampler``) is kept in locals, so the
-    /// per-pixel work stays in registers; a point outside it goes through the sampler's lookup.
-    private func shadeOneLayer(rows: Range<Int>, _ out: DrapeOutput, fog: Fog, _ pixels: inout GroundRasters) {
-        let w = width
-        let background = pixels.background, paint = pixels.sampler.first.paint
-        // The held tile: pixels, side, corner (ground point) and pixels per world point.
-        var tile: UnsafePointer<UInt32>? = nil
-        var side = 0, size = 0.0, cornerX = 0.0, cornerY = 0.0, perPoint = 0.0
-        func hold(_ layer: ReliefRasters.LayerSampler) {
-            tile = layer.held?.pixels; side = layer.held?.size ?? 0; size = layer.size
-            cornerX = layer.cornerX; cornerY = layer.cornerY; perPoint = layer.pixelsPerPoint
-        }
-        hold(pixels.sampler.first)
-        for y in rows {
-            let row = out.view.row(y)
-            let flatGround = y + marginTop >= top
-            for x in 0..<w {
-                let k = y * w + x
-                let z = out.depth[k]
-                guard z.isFinite else {
-                    row[x] = uncovered(x: x, y: y, flatGround: flatGround, out.texture, &pixels)
-                    continue
-                }
-                let g = out.uv[k]
-                let sx = (Double(g.x) - cornerX) * perPoint, sy = (Double(g.y) - cornerY) * perPoint
-                let p: UInt32
-                if let tile, sx >= 0 && sx < size && sy >= 0 && sy < size {
-                    p = paint.blend(RasterSampling.bilinear(tile, side, sx, sy), over: background)
-                } else {
-                    p = pixels.sampler.first.find(background, g.x, g.y, pixels.sampler.rasters)
-                    hold(pixels.sampler.first)
-                }
-                row[x] = fog.over(p, depth: z)
-            }
-        }
     }
 }
 
@@ -768,6 +725,48 @@ struct GroundRasters: ReliefPixels {
         let g = out.uv[k]
         return sampler.overlay(background, groundX: g.x, groundY: g.y)
     }
+    @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
+}
+
+/// ``GroundRasters`` for the commonest terrain frame: one bilinear `raster` or `hillshade` layer
+/// over a one-colour background. The same pixels, computed the same way (tested against
+/// ``GroundRasters``), with the held tile's frame (``ReliefRasters/LayerSampler``) unpacked into
+/// plain fields, so the shading loop keeps the per-pixel work in registers; a point outside the
+/// held tile goes through the sampler's lookup.
+struct OneLayerGround: ReliefPixels {
+    let out: DrapeOutput
+    let background: UInt32
+    let paint: RasterPaint
+    var sampler: ReliefRasters.Sampler
+    /// The held tile: its pixels and side, its side as a Double, its corner (a ground point) and
+    /// its pixels per world point.
+    var tile: UnsafePointer<UInt32>?
+    var side = 0
+    var size = 0.0, cornerX = 0.0, cornerY = 0.0, perPoint = 0.0
+
+    init(_ ground: GroundRasters) {
+        out = ground.out; background = ground.background; sampler = ground.sampler
+        paint = sampler.first.paint
+        hold()
+    }
+
+    private mutating func hold() {
+        let layer = sampler.first
+        tile = layer.held?.pixels; side = layer.held?.size ?? 0; size = layer.size
+        cornerX = layer.cornerX; cornerY = layer.cornerY; perPoint = layer.pixelsPerPoint
+    }
+
+    @inline(__always) mutating func covered(_ k: Int) -> UInt32 {
+        let g = out.uv[k]
+        let sx = (Double(g.x) - cornerX) * perPoint, sy = (Double(g.y) - cornerY) * perPoint
+        if let tile, sx >= 0 && sx < size && sy >= 0 && sy < size {
+            return paint.blend(RasterSampling.bilinear(tile, side, sx, sy), over: background)
+        }
+        let p = sampler.first.find(background, g.x, g.y, sampler.rasters)
+        hold()
+        return p
+    }
+
     @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
 }
 

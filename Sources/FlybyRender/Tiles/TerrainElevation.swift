@@ -61,25 +61,22 @@ public final class TerrainElevation: Sendable {
         let x0 = px.rounded(.down), y0 = py.rounded(.down)
         let fx = px - x0, fy = py - y0
         var sum = 0.0, weight = 0.0
-        // The four pixels inside the memo's tile (most points of a mesh): read directly, the
-        // same sum as below (no wrap or clamp applies inside a tile).
+        // When the four pixels lie inside the memo's tile (most points of a mesh) they are read
+        // directly: no wrap or clamp applies inside a tile, and the memo stays as it is.
         let lx = Int(x0) - memo.originX, ly = Int(y0) - memo.originY
-        if let heights = memo.heights, lx >= 0, ly >= 0, lx + 1 < n, ly + 1 < n {
-            for corner in 0..<4 {
-                let dx = corner & 1, dy = corner >> 1
-                let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
-                let h = heights[(ly + dy) * n + lx + dx]
-                guard w > 0, !h.isNaN else { continue }
-                sum += w * Double(h)
-                weight += w
-            }
-            guard weight > 0 else { return nil }
-            return sum / weight * exaggeration
-        }
+        let inside = memo.heights.map { _ in lx >= 0 && ly >= 0 && lx + 1 < n && ly + 1 < n } ?? false
         for corner in 0..<4 {
             let dx = corner & 1, dy = corner >> 1   // (0, 0), (1, 0), (0, 1), (1, 1)
             let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
-            guard w > 0, let h = height(x: Int(x0) + dx, y: Int(y0) + dy, n: n, side: side, memo: &memo) else { continue }
+            guard w > 0 else { continue }
+            let h: Double?
+            if inside, let heights = memo.heights {
+                let v = heights[(ly + dy) * n + lx + dx]
+                h = v.isNaN ? nil : Double(v)
+            } else {
+                h = height(x: Int(x0) + dx, y: Int(y0) + dy, n: n, side: side, memo: &memo)
+            }
+            guard let h else { continue }
             sum += w * h
             weight += w
         }

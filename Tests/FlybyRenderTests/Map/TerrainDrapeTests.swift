@@ -269,7 +269,7 @@ import Testing
                     var r = try MapRenderer(style: Self.style, width: 320, height: 180)
                     r.threads = threads
                     _ = r.prepareDrape()
-                    r.drapes[0].specialisesOneLayer = specialised
+                    r.drapes[0].mesh.specialisesOneLayer = specialised
                     var f = PixelBuffer(width: 320, height: 180)
                     r.render(camera: camera, into: &f)
                     #expect(r.drapes[0].mesh.attributes != .texture, "the ground-point path is the one tested")
