@@ -520,6 +520,13 @@ struct DrapeMesh: Sendable {
             guard start <= maxX else { continue }
             let skipped = Int64(start - minX)
             ea &+= skipped * stepA; eb &+= skipped * stepB; ec &+= skipped * stepC
+            // And its last pixel inside: an edge falling along the row stays ≥ 0 for ⌊e / −step⌋
+            // more pixels (an edge already negative at `start` leaves the row empty). The span
+            // between is exactly the pixels the edge tests would pass, the triangle being convex.
+            var end = maxX
+            if stepA < 0 { guard ea >= 0 else { continue rowLoop }; end = min(end, start + Int(ea / -stepA)) }
+            if stepB < 0 { guard eb >= 0 else { continue rowLoop }; end = min(end, start + Int(eb / -stepB)) }
+            if stepC < 0 { guard ec >= 0 else { continue rowLoop }; end = min(end, start + Int(ec / -stepC)) }
             let pyf = Float(y) + 0.5, pxf = Float(start) + 0.5
             let wa = ((b.x - pxf) * (c.y - pyf) - (b.y - pyf) * (c.x - pxf)) * inv
             let wb = ((c.x - pxf) * (a.y - pyf) - (c.y - pyf) * (a.x - pxf)) * inv
@@ -527,21 +534,14 @@ struct DrapeMesh: Sendable {
             var iz = wa * ia + wb * ib + wc * ic
             var t = ua * wa + ub * wb + uc * wc
             var k = y * w + start
-            var entered = false
-            for _ in start...maxX {
-                if ea | eb | ec >= 0 {
-                    entered = true
-                    if iz * depth[k] > 1 {
-                        let z = 1 / iz
-                        depth[k] = z
-                        uv[k] = t * z
-                        kept = true
-                    }
-                } else if entered {
-                    break   // convex: the row's span has ended
+            for _ in start...end {
+                if iz * depth[k] > 1 {
+                    let z = 1 / iz
+                    depth[k] = z
+                    uv[k] = t * z
+                    kept = true
                 }
-                ea &+= stepA; eb &+= stepB; ec &+= stepC
-                iz += stepIZ; t += stepT; k += 1
+                iz += stepIZ; t += stepT; k &+= 1
             }
         }
         return kept
@@ -643,14 +643,18 @@ struct DrapeMesh: Sendable {
             // Below the flat horizon, an uncovered pixel shows the flat map (the relief in front
             // of the camera nearer than the near limit, or the flat ground under a valley's skyline).
             let flatGround = y + marginTop >= top
-            for x in 0..<w {
+            var x = 0
+            while x < w {
                 let k = y * w + x
-                let z = out.depth[k]
-                guard z.isFinite else {
-                    row[x] = uncovered(x: x, y: y, flatGround: flatGround, out.texture, &pixels)
+                if x + 4 <= w, let four = pixels.four(k, out, fog: fog) {
+                    UnsafeMutableRawPointer(row + x).storeBytes(of: four, as: SIMD4<UInt32>.self)
+                    x += 4
                     continue
                 }
-                row[x] = fog.over(pixels.covered(k), depth: z)
+                let z = out.depth[k]
+                row[x] = z.isFinite ? fog.over(pixels.covered(k), depth: z)
+                    : uncovered(x: x, y: y, flatGround: flatGround, out.texture, &pixels)
+                x += 1
             }
         }
     }
@@ -695,6 +699,14 @@ protocol ReliefPixels {
     /// An uncovered pixel below the flat horizon: the texture's own pixel `own` there, with the
     /// layers the texture left out at texture coordinates (`u`, `v`).
     mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32
+    /// Pixels `k ..< k + 4` of one row, fog included, when they can be computed together (all
+    /// covered, and whatever else the kind needs): exactly the four pixels `covered` and
+    /// ``Fog/over(_:depth:)`` give one by one. Nil: shade them one by one.
+    mutating func four(_ k: Int, _ out: DrapeOutput, fog: Fog) -> SIMD4<UInt32>?
+}
+
+extension ReliefPixels {
+    @inline(__always) func four(_ k: Int, _ out: DrapeOutput, fog: Fog) -> SIMD4<UInt32>? { nil }
 }
 
 /// The texture alone.
@@ -744,9 +756,15 @@ struct OneLayerGround: ReliefPixels {
     var side = 0
     var size = 0.0, cornerX = 0.0, cornerY = 0.0, perPoint = 0.0
 
+    /// Whether four pixels inside the held tile are shaded together (``four(_:_:fog:)``): the
+    /// paint changes no colour and no opacity (a hillshade's always), so a sample is blended
+    /// as it is.
+    let lanes: Bool
+
     init(_ ground: GroundRasters) {
         out = ground.out; background = ground.background; sampler = ground.sampler
         paint = sampler.first.paint
+        lanes = paint.isIdentity && paint.opacity == 255
         hold()
     }
 
@@ -768,6 +786,25 @@ struct OneLayerGround: ReliefPixels {
     }
 
     @inline(__always) mutating func flat(_ own: UInt32, u: Double, v: Double) -> UInt32 { sampler.overlay(own, u: u, v: v) }
+
+    /// Four covered pixels whose ground points all fall inside the held tile: ``covered(_:)``'s
+    /// sample and blend (``RasterPaint/blend(_:over:)`` with no colour change: the sample where
+    /// opaque, the background where clear, source-over between) in lanes, then the fog.
+    @inline(__always) func four(_ k: Int, _ out: DrapeOutput, fog: Fog) -> SIMD4<UInt32>? {
+        guard lanes, let tile else { return nil }
+        let z = UnsafeRawPointer(out.depth + k).loadUnaligned(as: SIMD4<Float>.self)
+        guard all(z .< .infinity) else { return nil }
+        let uv = UnsafeRawPointer(out.uv + k)
+        let g01 = uv.loadUnaligned(as: SIMD4<Float>.self), g23 = uv.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let gx = SIMD4<Double>(Double(g01[0]), Double(g01[2]), Double(g23[0]), Double(g23[2]))
+        let gy = SIMD4<Double>(Double(g01[1]), Double(g01[3]), Double(g23[1]), Double(g23[3]))
+        let sx = (gx - cornerX) * perPoint, sy = (gy - cornerY) * perPoint
+        guard all((sx .>= 0) .& (sx .< size) .& (sy .>= 0) .& (sy .< size)) else { return nil }
+        let p = RasterSampling.bilinear(tile, side, sx, sy)
+        let bg = SIMD4<UInt32>(repeating: background)
+        let blended = PixelLanes.sourceOver(p, bg).replacing(with: bg, where: p &>> 24 .== 0)
+        return fog.over(blended, depth: z)
+    }
 }
 
 /// Fog over the relief: `color` (premultiplied) blended in by depth, none nearer than `start`
@@ -790,6 +827,20 @@ struct Fog {
     func over(_ p: UInt32, depth: Float) -> UInt32 {
         let f = amount(depth: depth)
         return f > 0 ? scaleAll(p, 256 - f) &+ scaleAll(color, f) : p
+    }
+
+    /// ``over(_:depth:)`` of four pixels, lane by lane the same arithmetic (``PixelLanes``).
+    @inline(__always)
+    func over(_ p: SIMD4<UInt32>, depth: SIMD4<Float>) -> SIMD4<UInt32> {
+        guard rate > 0, opacity > 0 else { return p }
+        let near = depth .<= start
+        if all(near) { return p }
+        let t = pointwiseMin(SIMD4(repeating: 1), (depth - start) * rate)
+        let weight = t * t * (3 - 2 * t) * opacity * 256
+        @inline(__always) func lane(_ i: Int) -> UInt32 { near[i] ? 0 : UInt32(weight[i]) }
+        let f = SIMD4(lane(0), lane(1), lane(2), lane(3))
+        return PixelLanes(p).scaledAll(by: PixelLanes.spread(256 &- f)).packed
+            &+ PixelLanes(SIMD4(repeating: color)).scaledAll(by: PixelLanes.spread(f)).packed
     }
 
     /// The fog's weight at `depth`, 0…256.
