@@ -109,6 +109,23 @@ private func gradientFrame(_ i: Int, width: Int, height: Int) -> [UInt32] {
         }
     }
 
+    /// x264 gets one thread per processor by default (not its own 1.5 per processor, which only
+    /// adds overhead while Flyby renders on the same processors), and the count set when set.
+    @Test func h264GetsOneEncoderThreadPerProcessorUnlessTold() {
+        func threads(_ options: FFmpegWriter.Options, _ format: FFmpegWriter.Format) -> String? {
+            let args = FFmpegWriter.arguments(width: 64, height: 36, format: format, options: options, output: "x")
+            return args.firstIndex(of: "-threads").map { args[$0 + 1] }
+        }
+        let defaults = FFmpegWriter.Options()
+        #expect(defaults.encoderThreads == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(threads(defaults, .mp4) == String(ProcessInfo.processInfo.activeProcessorCount))
+        var three = FFmpegWriter.Options()
+        three.encoderThreads = 3
+        #expect(threads(three, .mp4) == "3")
+        #expect(threads(three, .mkv) == "3")
+        #expect(threads(three, .webm) == nil, "VP9 keeps its own row threads")
+    }
+
     @Test func missingFFmpegIsADistinctError() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -20,7 +20,8 @@ enum PlayCommand: FlybyCommand {
     Frame n shows the camera at exactly t = n / fps seconds of the flight's own clock.
 
     OUT decides the output:
-      *.mp4     H.264 (libx264, yuv420p, BT.709, faststart) through ffmpeg
+      *.mp4     H.264 (libx264, yuv420p, BT.709, faststart; one encoder thread per processor)
+                through ffmpeg
       *.mov     H.264 in QuickTime, *.mkv H.264 in Matroska, *.webm VP9 (all through ffmpeg)
       *.gif     animated GIF through ffmpeg (palette per clip)
       *.y4m     YUV4MPEG2 (4:2:0); '-' writes it to standard output

@@ -66,6 +66,13 @@ public final class FFmpegWriter: FrameSink {
         public var input: InputFormat = .bgra
         /// MP4 only: more output options, placed after the codec options (see ``SegmentVideo``).
         public var extraOutputArguments: [String] = []
+        /// H.264 only: libx264's threads. By default one per processor, where x264 on its own
+        /// takes one and a half per processor: Flyby renders the frames on the same processors
+        /// while x264 encodes, and x264's extra threads only add overhead then (the Jacksboro
+        /// ridge flight on two cores: 37 s of CPU and 19–19.5 s of wall time with 2 threads,
+        /// 42–44 s and 22–23 s with x264's default; docs/benchmarks.md). A fixed count also
+        /// makes the encoded bytes depend on it alone, not on how x264 counts processors.
+        public var encoderThreads = ProcessInfo.processInfo.activeProcessorCount
 
         public init(format: Format? = nil, crf: Int = 20, preset: String = "veryfast",
                     fps: (numerator: Int, denominator: Int) = (60, 1), gifFPS: Int? = nil,
@@ -223,7 +230,8 @@ public final class FFmpegWriter: FrameSink {
                 args += ["-c:v", "libvpx-vp9", "-crf", String(vp9CRF), "-b:v", "0", "-row-mt", "1",
                          "-deadline", "good", "-cpu-used", "4"]
             } else {
-                args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf)]
+                args += ["-c:v", "libx264", "-preset", options.preset, "-crf", String(options.crf),
+                         "-threads", String(max(1, options.encoderThreads))]
             }
             args += ["-pix_fmt", "yuv420p",
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
