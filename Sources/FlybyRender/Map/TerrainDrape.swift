@@ -835,7 +835,7 @@ struct Fog {
         guard rate > 0, opacity > 0 else { return p }
         let near = depth .<= start
         if all(near) { return p }
-        let t = pointwiseMin(SIMD4(repeating: 1), (depth - start) * rate)
+        let t = atMostOne((depth - start) * rate)
         let weight = t * t * (3 - 2 * t) * opacity * 256
         @inline(__always) func lane(_ i: Int) -> UInt32 { near[i] ? 0 : UInt32(weight[i]) }
         let f = SIMD4(lane(0), lane(1), lane(2), lane(3))

@@ -91,3 +91,8 @@ extension RasterSampling {
         return PixelLanes.lerp(top, bottom, v).packed
     }
 }
+
+/// `min(1, v)` in each lane, as `Swift.min(1, v)` decides it (1 unless v < 1, so NaN gives 1);
+/// `pointwiseMin` is generic and, called from these loops, is not inlined.
+@inline(__always)
+func atMostOne(_ v: SIMD4<Float>) -> SIMD4<Float> { v.replacing(with: 1, where: .!(v .< 1)) }

@@ -148,17 +148,38 @@ struct HillshadePaint: Equatable {
             slope.dy.withUnsafeBufferPointer { dy in
                 slope.normalUp.withUnsafeBufferPointer { up in
                     pixels.withUnsafeMutableBufferPointer { out in
-                        for k in 0..<(n * n) {
-                            let gx = dx[k], gn = -dy[k]   // north gradient = −(south gradient)
-                            let norm = up[k]
-                            let dot = (-gx * lx - gn * ly + lz) * norm
-                            let d = dot - lz
-                            let alpha = min(1, abs(d) * strength)
-                            let level = Int(UInt32(alpha * 255 + 0.5))
-                            var p = d >= 0 ? highlights[level] : shadows[level]
-                            let accentAlpha = min(1, (1 - norm) * accentStrength)
-                            if accentAlpha > 0 { p = PixelBlend.sourceOver(accents[Int(UInt32(accentAlpha * 255 + 0.5))], p) }
-                            out[k] = p
+                        highlights.withUnsafeBufferPointer { highlights in
+                            shadows.withUnsafeBufferPointer { shadows in
+                                accents.withUnsafeBufferPointer { accents in
+                                    // The light's arithmetic four pixels at a time (the same
+                                    // operations lane by lane, so the same levels), the lookups one
+                                    // by one; the last group may be partial (lanes past the end read 0).
+                                    let count = n * n
+                                    for k in stride(from: 0, to: count, by: 4) {
+                                        let lanes = min(4, count - k)
+                                        func load(_ p: UnsafeBufferPointer<Float>) -> SIMD4<Float> {
+                                            if lanes == 4 { return UnsafeRawPointer(p.baseAddress! + k).loadUnaligned(as: SIMD4<Float>.self) }
+                                            var v = SIMD4<Float>()
+                                            for i in 0..<lanes { v[i] = p[k + i] }
+                                            return v
+                                        }
+                                        let gx = load(dx), gn = -load(dy)   // north gradient = −(south gradient)
+                                        let norm = load(up)
+                                        let dot = (-gx * lx - gn * ly + lz) * norm
+                                        let d = dot - lz
+                                        let alpha = atMostOne(d.replacing(with: -d, where: d .< 0) * strength)
+                                        let level = alpha * 255 + 0.5
+                                        let accentAlpha = atMostOne((1 - norm) * accentStrength)
+                                        let accentLevel = accentAlpha * 255 + 0.5
+                                        for i in 0..<lanes {
+                                            let l = Int(UInt32(level[i]))
+                                            var p = d[i] >= 0 ? highlights[l] : shadows[l]
+                                            if accentAlpha[i] > 0 { p = PixelBlend.sourceOver(accents[Int(UInt32(accentLevel[i]))], p) }
+                                            out[k + i] = p
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }

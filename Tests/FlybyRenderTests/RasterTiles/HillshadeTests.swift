@@ -72,6 +72,32 @@ import Testing
         #expect(across < 1.5 * inside + 1, "across \(across), inside \(inside)")
     }
 
+    /// The shading computes four pixels' light at once; every pixel, the partial last group of
+    /// an odd-sized tile's included, is the documented per-pixel formula's (computed here one by
+    /// one, in the same float operations): the highlight or shadow at |d|·2e, the accent over it.
+    @Test func everyPixelOfAnOddSizedTileIsThePerPixelShading() {
+        var rng = SplitMix64(seed: 31)
+        let n = 7   // 49 pixels: twelve groups of four and one of one
+        let dx = (0..<(n * n)).map { _ in Float(Int(rng.next() % 2001) - 1000) / 400 }
+        let dy = (0..<(n * n)).map { _ in Float(Int(rng.next() % 2001) - 1000) / 400 }
+        let slope = SlopeTile(size: n, dx: dx, dy: dy)
+        for paint in [HillshadePaint(azimuth: 315, exaggeration: 0.5, shadow: 0xFF00_0000, highlight: 0xFFFF_FFFF, accent: 0xFF00_0000),
+                      HillshadePaint(azimuth: 97, exaggeration: 1, shadow: 0xFF47_3B24, highlight: 0x8080_8080, accent: 0x0000_0000)] {
+            let image = paint.shade(slope)
+            let a = paint.azimuth * Double.pi / 180, h = HillshadePaint.altitude * Double.pi / 180
+            let lx = Float(sin(a) * cos(h)), ly = Float(cos(a) * cos(h)), lz = Float(sin(h))
+            for k in 0..<(n * n) {
+                let norm = slope.normalUp[k]
+                let d = (-dx[k] * lx - (-dy[k]) * ly + lz) * norm - lz
+                let alpha = min(1, abs(d) * Float(2 * paint.exaggeration))
+                var p = PixelBlend.scale(d >= 0 ? paint.highlight : paint.shadow, by: UInt32(alpha * 255 + 0.5))
+                let accentAlpha = min(1, (1 - norm) * Float(paint.exaggeration))
+                if accentAlpha > 0 { p = PixelBlend.sourceOver(PixelBlend.scale(paint.accent, by: UInt32(accentAlpha * 255 + 0.5)), p) }
+                #expect(image.pixel(x: k % n, y: k / n) == p, "pixel \(k), azimuth \(paint.azimuth)")
+            }
+        }
+    }
+
     @Test func aDEMTileOfAnotherSizeIsAnErrorNamingIt() throws {
         let first = TileID(z: 3, x: 4, y: 2), other = TileID(z: 3, x: 5, y: 2)
         let flat: (Int, Int) -> Double = { _, _ in 100 }
