@@ -129,10 +129,12 @@ public final class Y4MWriter: FrameSink {
             let yPlane = dst.baseAddress!
             let px = frame.baseAddress!
             let count = width * height
+            // Luma in 32-bit lanes (every sum is below 2^26), which the compiler vectorises.
+            let (yr32, yg32, yb32) = (UInt32(yr), UInt32(yg), UInt32(yb))
             for i in 0..<count {
                 let p = px[i]
-                let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
-                yPlane[i] = UInt8(truncatingIfNeeded: 16 &+ ((yr &* r &+ yg &* g &+ yb &* b &+ 32768) >> 16))
+                let r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                yPlane[i] = UInt8(truncatingIfNeeded: 16 &+ ((yr32 &* r &+ yg32 &* g &+ yb32 &* b &+ 32768) >> 16))
             }
             switch chroma {
             case .c444:
@@ -146,19 +148,25 @@ public final class Y4MWriter: FrameSink {
             case .c420jpeg:
                 let cw = (width + 1) / 2, ch = (height + 1) / 2
                 let cb = yPlane + count, cr = cb + cw * ch
+                // 32-bit lanes again (|sum| < 2^25), no overflow checks.
+                let (br32, bg32, bb32) = (Int32(br), Int32(bg), Int32(bb)), (rr32, rg32, rb32) = (Int32(rr), Int32(rg), Int32(rb))
                 for cy in 0..<ch {
-                    let row0 = px + (2 * cy) * width
-                    let row1 = px + min(2 * cy + 1, height - 1) * width
-                    for cx in 0..<cw {
-                        let x0 = 2 * cx, x1 = min(2 * cx + 1, width - 1)
+                    let row0 = px + (2 &* cy) &* width
+                    let row1 = px + min(2 &* cy &+ 1, height &- 1) &* width
+                    let cbRow = cb + cy &* cw, crRow = cr + cy &* cw
+                    // The 2×2 block at column x0 (x1 = x0 + 1, or x0 itself at an odd width's last column).
+                    @inline(__always) func block(_ cx: Int, _ x0: Int, _ x1: Int) {
                         let p0 = row0[x0], p1 = row0[x1], p2 = row1[x0], p3 = row1[x1]
                         // Channel sums of the 2×2 block (the mean's scale, 4, goes into the shift).
-                        let r = Int((p0 >> 16) & 0xFF) &+ Int((p1 >> 16) & 0xFF) &+ Int((p2 >> 16) & 0xFF) &+ Int((p3 >> 16) & 0xFF)
-                        let g = Int((p0 >> 8) & 0xFF) &+ Int((p1 >> 8) & 0xFF) &+ Int((p2 >> 8) & 0xFF) &+ Int((p3 >> 8) & 0xFF)
-                        let b = Int(p0 & 0xFF) &+ Int(p1 & 0xFF) &+ Int(p2 & 0xFF) &+ Int(p3 & 0xFF)
-                        cb[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 &+ ((br &* r &+ bg &* g &+ bb &* b &+ 131072) >> 18))
-                        cr[cy * cw + cx] = UInt8(truncatingIfNeeded: 128 &+ ((rr &* r &+ rg &* g &+ rb &* b &+ 131072) >> 18))
+                        let r = Int32(truncatingIfNeeded: ((p0 >> 16) & 0xFF) &+ ((p1 >> 16) & 0xFF) &+ ((p2 >> 16) & 0xFF) &+ ((p3 >> 16) & 0xFF))
+                        let g = Int32(truncatingIfNeeded: ((p0 >> 8) & 0xFF) &+ ((p1 >> 8) & 0xFF) &+ ((p2 >> 8) & 0xFF) &+ ((p3 >> 8) & 0xFF))
+                        let b = Int32(truncatingIfNeeded: (p0 & 0xFF) &+ (p1 & 0xFF) &+ (p2 & 0xFF) &+ (p3 & 0xFF))
+                        cbRow[cx] = UInt8(truncatingIfNeeded: 128 &+ ((br32 &* r &+ bg32 &* g &+ bb32 &* b &+ 131072) >> 18))
+                        crRow[cx] = UInt8(truncatingIfNeeded: 128 &+ ((rr32 &* r &+ rg32 &* g &+ rb32 &* b &+ 131072) >> 18))
                     }
+                    let pairs = width / 2
+                    for cx in 0..<pairs { block(cx, 2 &* cx, 2 &* cx &+ 1) }
+                    if pairs < cw { block(pairs, width &- 1, width &- 1) }
                 }
             }
         }
