@@ -140,44 +140,39 @@ struct HillshadePaint: Equatable {
         let lx = Float(sin(a) * cos(h)), ly = Float(cos(a) * cos(h)), lz = Float(sin(h))
         let strength = Float(2 * exaggeration), accentStrength = Float(exaggeration)
         // The three colours scaled by every alpha 0…255 (`PixelBlend.scale`), looked up per pixel.
-        let highlights = (0...255).map { PixelBlend.scale(highlight, by: UInt32($0)) }
-        let shadows = (0...255).map { PixelBlend.scale(shadow, by: UInt32($0)) }
-        let accents = (0...255).map { PixelBlend.scale(accent, by: UInt32($0)) }
+        // One table: highlights at 0…255, shadows at 256…511, accents at 512…767.
+        let table = [highlight, shadow, accent].flatMap { c in (0...255).map { PixelBlend.scale(c, by: UInt32($0)) } }
         var pixels = [UInt32](repeating: 0, count: n * n)
         slope.dx.withUnsafeBufferPointer { dx in
             slope.dy.withUnsafeBufferPointer { dy in
                 slope.normalUp.withUnsafeBufferPointer { up in
                     pixels.withUnsafeMutableBufferPointer { out in
-                        highlights.withUnsafeBufferPointer { highlights in
-                            shadows.withUnsafeBufferPointer { shadows in
-                                accents.withUnsafeBufferPointer { accents in
-                                    // The light's arithmetic four pixels at a time (the same
-                                    // operations lane by lane, so the same levels), the lookups one
-                                    // by one; the last group may be partial (lanes past the end read 0).
-                                    let count = n * n
-                                    for k in stride(from: 0, to: count, by: 4) {
-                                        let lanes = min(4, count - k)
-                                        func load(_ p: UnsafeBufferPointer<Float>) -> SIMD4<Float> {
-                                            if lanes == 4 { return UnsafeRawPointer(p.baseAddress! + k).loadUnaligned(as: SIMD4<Float>.self) }
-                                            var v = SIMD4<Float>()
-                                            for i in 0..<lanes { v[i] = p[k + i] }
-                                            return v
-                                        }
-                                        let gx = load(dx), gn = -load(dy)   // north gradient = −(south gradient)
-                                        let norm = load(up)
-                                        let dot = (-gx * lx - gn * ly + lz) * norm
-                                        let d = dot - lz
-                                        let alpha = atMostOne(d.replacing(with: -d, where: d .< 0) * strength)
-                                        let level = alpha * 255 + 0.5
-                                        let accentAlpha = atMostOne((1 - norm) * accentStrength)
-                                        let accentLevel = accentAlpha * 255 + 0.5
-                                        for i in 0..<lanes {
-                                            let l = Int(UInt32(level[i]))
-                                            var p = d[i] >= 0 ? highlights[l] : shadows[l]
-                                            if accentAlpha[i] > 0 { p = PixelBlend.sourceOver(accents[Int(UInt32(accentLevel[i]))], p) }
-                                            out[k + i] = p
-                                        }
-                                    }
+                        table.withUnsafeBufferPointer { table in
+                            // The light's arithmetic four pixels at a time (the same
+                            // operations lane by lane, so the same levels), the lookups one
+                            // by one; the last group may be partial (lanes past the end read 0).
+                            let count = n * n
+                            for k in stride(from: 0, to: count, by: 4) {
+                                let lanes = min(4, count - k)
+                                func load(_ p: UnsafeBufferPointer<Float>) -> SIMD4<Float> {
+                                    if lanes == 4 { return UnsafeRawPointer(p.baseAddress! + k).loadUnaligned(as: SIMD4<Float>.self) }
+                                    var v = SIMD4<Float>()
+                                    for i in 0..<lanes { v[i] = p[k + i] }
+                                    return v
+                                }
+                                let gx = load(dx), gn = -load(dy)   // north gradient = −(south gradient)
+                                let norm = load(up)
+                                let dot = (-gx * lx - gn * ly + lz) * norm
+                                let d = dot - lz
+                                let alpha = atMostOne(d.replacing(with: -d, where: d .< 0) * strength)
+                                let level = alpha * 255 + 0.5
+                                let accentAlpha = atMostOne((1 - norm) * accentStrength)
+                                let accentLevel = accentAlpha * 255 + 0.5
+                                for i in 0..<lanes {
+                                    let l = Int(UInt32(level[i]))
+                                    var p = table[d[i] >= 0 ? l : 256 + l]
+                                    if accentAlpha[i] > 0 { p = PixelBlend.sourceOver(table[512 + Int(UInt32(accentLevel[i]))], p) }
+                                    out[k + i] = p
                                 }
                             }
                         }
